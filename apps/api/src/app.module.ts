@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from './auth/auth.module';
+import { APP_CONFIG, AppConfig } from './config/config';
+import { DatabaseTarget, databaseOptions } from './database/database.options';
+import { OrdersModule } from './orders/orders.module';
+import { PetsModule } from './pets/pets.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, database: DatabaseTarget): DynamicModule {
+    return {
+      module: AppModule,
+      global: true, // APP_CONFIG is needed by every feature module
+      imports: [
+        TypeOrmModule.forRoot({ ...databaseOptions(database, config.databasePoolSize), retryAttempts: 2, retryDelay: 1000 }),
+        AuthModule,
+        PetsModule,
+        OrdersModule,
+      ],
+      providers: [{ provide: APP_CONFIG, useValue: config }],
+      exports: [APP_CONFIG],
+    };
+  }
+}

@@ -1,0 +1,45 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { UnauthorizedError } from '@petstore/http-errors';
+import type { FastifyRequest } from 'fastify';
+import { ApiKeyPrincipal } from './api-key';
+import { IS_PUBLIC } from './public.decorator';
+
+export type AuthenticatedRequest = FastifyRequest & { apiKey?: ApiKeyPrincipal };
+
+/** The one global guard: every route needs a valid API key unless it is marked @Public(). */
+@Injectable()
+export class BearerAuthGuard extends AuthGuard('bearer') {
+  constructor(private readonly reflector: Reflector) {
+    super({ session: false });
+  }
+
+  override canActivate(context: ExecutionContext) {
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    return isPublic ? true : super.canActivate(context);
+  }
+
+  /**
+   * passport-http-bearer also reads `access_token` from the query and the body; the key must come
+   * from the Authorization header only, so the strategy is shown nothing else.
+   */
+  override getRequest(context: ExecutionContext) {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    return { headers: { authorization: request.headers.authorization } };
+  }
+
+  override handleRequest<T>(error: unknown, principal: T, _info: unknown, context: ExecutionContext): T {
+    if (error) throw error;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (!principal) {
+      const presented = /^bearer\s/i.test(request.headers.authorization ?? '');
+      throw new UnauthorizedError(
+        presented ? 'The API key is invalid: send "Authorization: Bearer <API key>" with a valid key' : 'An API key is required: send "Authorization: Bearer <API key>"',
+        presented,
+      );
+    }
+    request.apiKey = principal as unknown as ApiKeyPrincipal;
+    return principal;
+  }
+}

@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+
+/** The service's configuration, read from the environment once at start. */
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** A PostgreSQL server; when absent the embedded PostgreSQL (PGlite) is used. */
+  databaseUrl?: string;
+  /** Where the embedded PostgreSQL keeps its files. */
+  dataDir: string;
+  /** Bootstrap API keys from `API_KEYS`. */
+  apiKeys: string[];
+  publicBaseUrl: string;
+  stagingBaseUrl: string;
+  /** Connections the service keeps open to a PostgreSQL server. */
+  databasePoolSize: number;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+// RFC 6750 b64token: the characters a bearer token may hold.
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** Loads `.env` (when present) under the real environment, then validates every variable at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+  if (env === process.env && existsSync(resolve(cwd, '.env'))) process.loadEnvFile(resolve(cwd, '.env'));
+  const problems: string[] = [];
+  const read = <T>(name: string, fallback: T, convert: (raw: string) => T | undefined, rule: string): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = convert(raw);
+    if (value === undefined) problems.push(`${name} ${rule} (got "${raw.slice(0, 100)}")`);
+    return value ?? fallback;
+  };
+  const nodeEnv = read<AppConfig['nodeEnv']>(
+    'NODE_ENV',
+    'development',
+    (raw) => (raw === 'development' || raw === 'production' || raw === 'test' ? raw : undefined),
+    'must be development, production or test',
+  );
+  const port = read('PORT', 3000, (raw) => integerIn(raw, 0, 65535), 'must be an integer from 0 to 65535');
+  const poolSize = read('DATABASE_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 100), 'must be an integer from 1 to 100');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const apiKeys = (env.API_KEYS ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '');
+  apiKeys.forEach((key, index) => {
+    if (!BEARER_TOKEN.test(key) || key.length < 16 || key.length > 512) {
+      problems.push(`API_KEYS entry ${index + 1} must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /`);
+    }
+  });
+  const baseUrl = (name: string, fallback: string) => {
+    const value = env[name] || fallback;
+    if (!isHttpUrl(value) || !value.replace(/\/+$/, '').endsWith('/v1')) problems.push(`${name} must be an http(s) URL ending in /v1`);
+    return value.replace(/\/+$/, '');
+  };
+  const config: AppConfig = {
+    nodeEnv,
+    host: env.HOST || '127.0.0.1',
+    port,
+    databaseUrl,
+    dataDir: absolute(env.DATA_DIR || '.data', cwd),
+    apiKeys,
+    publicBaseUrl: baseUrl('PUBLIC_BASE_URL', 'https://petstore.example.com/v1'),
+    stagingBaseUrl: baseUrl('STAGING_BASE_URL', 'https://staging.petstore.example.com/v1'),
+    databasePoolSize: poolSize,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function integerIn(raw: string, min: number, max: number): number | undefined {
+  if (!/^[0-9]+$/.test(raw)) return undefined;
+  const value = Number(raw);
+  return value >= min && value <= max ? value : undefined;
+}
+
+function isPostgresUrl(raw: string): boolean {
+  try {
+    return ['postgres:', 'postgresql:'].includes(new URL(raw).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function isHttpUrl(raw: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(raw).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function absolute(path: string, cwd: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}

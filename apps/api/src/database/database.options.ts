@@ -1,0 +1,31 @@
+import { DataSourceOptions } from 'typeorm';
+import { PetEntity } from '../pets/pet.entity';
+import { migrations } from './migrations';
+
+export interface DatabaseTarget {
+  url: string;
+  /** The embedded PostgreSQL runs one session at a time, so it gets a single pooled connection. */
+  embedded: boolean;
+}
+
+/** TypeORM over pg. The schema comes only from migrations, applied at start; never `synchronize`. */
+export function databaseOptions(target: DatabaseTarget, poolSize: number): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: target.url,
+    entities: [PetEntity],
+    migrations,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    installExtensions: false,
+    logging: false,
+    poolSize: target.embedded ? 1 : poolSize,
+    connectTimeoutMS: 3000,
+    extra: {
+      // A request must never hang on a database that stopped answering.
+      query_timeout: 3000,
+      statement_timeout: 3000,
+    },
+  };
+}

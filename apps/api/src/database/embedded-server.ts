@@ -1,0 +1,22 @@
+import { startEmbeddedPostgres } from './embedded-postgres';
+
+/**
+ * Runs the embedded PostgreSQL alone and prints its URL as one line of JSON on standard output:
+ * used by the tests (a real server process of its own) and by anyone who wants `psql` on the data.
+ * Usage: node embedded-server.js [DATA_DIR | memory://]
+ */
+async function main(): Promise<void> {
+  const embedded = await startEmbeddedPostgres(process.argv[2] ?? 'memory://');
+  process.stdout.write(`${JSON.stringify({ url: embedded.url })}\n`);
+  const stop = () => void embedded.stop().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  // Die with the parent when it goes away without a signal.
+  process.stdin.on('end', stop);
+  process.stdin.resume();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

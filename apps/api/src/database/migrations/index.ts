@@ -1,0 +1,4 @@
+import { CreatePets1763769600000 } from './1763769600000-create-pets';
+
+/** Every migration, in order. Listed explicitly so the build needs no glob at run time. */
+export const migrations = [CreatePets1763769600000];

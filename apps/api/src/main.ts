@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { createApp } from './app.factory';
+import { ConfigError, loadConfig } from './config/config';
+import { startEmbeddedPostgres } from './database/embedded-postgres';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
+  const app = await createApp(config, { url: config.databaseUrl ?? embedded!.url, embedded: embedded !== undefined });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  console.log(
+    [
+      `Pet Store API listening on ${base}/v1`,
+      `  Swagger UI:  ${base}/docs  (OpenAPI: ${base}/docs/openapi.json)`,
+      `  Database:    ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : 'PostgreSQL server from DATABASE_URL'}`,
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: finishing requests in flight, then stopping`);
+    await app.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

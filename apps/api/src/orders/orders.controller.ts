@@ -1,0 +1,23 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DomainError } from '@petstore/http-errors';
+import { ApiErrorResponses } from '../docs/openapi.decorators';
+
+export class OrdersNotImplementedError extends DomainError {
+  constructor() {
+    super('not_implemented', 'GET /v1/store/orders is not implemented yet: its behaviour is not specified');
+  }
+}
+
+@ApiTags('store')
+@ApiBearerAuth('apiKey')
+@Controller('store/orders')
+export class OrdersController {
+  @Get()
+  @ApiOperation({ operationId: 'listOrders', summary: 'List orders (experimental)', description: 'Exists but is not specified yet; it answers 501 `not_implemented`.' })
+  @ApiExtension('x-stability', 'experimental')
+  @ApiErrorResponses(401, 501)
+  list(): never {
+    throw new OrdersNotImplementedError();
+  }
+}

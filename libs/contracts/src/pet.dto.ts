@@ -1,0 +1,54 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
+import { LIST_LIMIT_MAX, LIST_LIMIT_MIN } from './limits';
+import { PET_STATUSES, PetStatus } from './pet-status';
+import { IsCategoryId, IsPetName } from './rules';
+
+const STATUS_MESSAGE = `status must be one of: ${PET_STATUSES.join(', ')}`;
+const LIMIT_MESSAGE = `limit must be an integer from ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}`;
+
+/** Request body for adding an animal. The client never sends `id`. */
+export class NewPet {
+  @IsPetName()
+  name!: string;
+
+  @IsCategoryId()
+  categoryId!: number;
+
+  // Not @IsOptional: that would let `null` through, and null is not a status.
+  @ValidateIf((pet: NewPet) => pet.status !== undefined)
+  @IsIn(PET_STATUSES, { message: STATUS_MESSAGE })
+  status?: PetStatus;
+}
+export const NEW_PET_FIELDS = ['name', 'categoryId', 'status'] as const;
+
+/** An animal as the service returns it. */
+export class Pet {
+  @IsInt()
+  @Min(1)
+  id!: number;
+
+  @IsPetName()
+  name!: string;
+
+  @IsCategoryId()
+  categoryId!: number;
+
+  @IsIn(PET_STATUSES, { message: STATUS_MESSAGE })
+  status!: PetStatus;
+}
+
+/** Query parameters of `GET /pets`. Values arrive as text and are converted only when they are plain digits. */
+export class ListPetsQuery {
+  @Transform(({ value }) => (typeof value === 'string' && /^[0-9]{1,4}$/.test(value) ? Number(value) : value))
+  @ValidateIf((query: ListPetsQuery) => query.limit !== undefined)
+  @IsInt({ message: LIMIT_MESSAGE })
+  @Min(LIST_LIMIT_MIN, { message: LIMIT_MESSAGE })
+  @Max(LIST_LIMIT_MAX, { message: LIMIT_MESSAGE })
+  limit?: number;
+
+  @ValidateIf((query: ListPetsQuery) => query.status !== undefined)
+  @IsIn(PET_STATUSES, { message: STATUS_MESSAGE })
+  status?: PetStatus;
+}
+export const LIST_PETS_QUERY_FIELDS = ['limit', 'status'] as const;

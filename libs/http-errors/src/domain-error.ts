@@ -1,0 +1,40 @@
+import { ErrorCode, FieldError } from '@petstore/contracts';
+
+/**
+ * A failure the service means to report. It carries a stable code from the contract and a message
+ * for a person; which HTTP status it becomes is decided by the code alone, in one place (the filter).
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: FieldError[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationFailedError extends DomainError {
+  constructor(details: FieldError[]) {
+    super('validation_failed', details.map((d) => d.message).join('; '), details);
+  }
+}
+
+/** Missing, malformed, unknown, expired or revoked credentials. */
+export class UnauthorizedError extends DomainError {
+  constructor(
+    message: string,
+    /** A token was presented but refused (RFC 6750 §3: error="invalid_token"). */
+    readonly tokenPresented: boolean,
+  ) {
+    super('unauthorized', message);
+  }
+}
+
+/** Too many requests; the client may retry after the given number of seconds. */
+export class RateLimitedError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate_limited', `Too many requests: retry after ${retryAfterSeconds} seconds`);
+  }
+}

@@ -1,0 +1,174 @@
+import { HttpException } from '@nestjs/common';
+import { ApiError, ErrorCode, apiError } from '@petstore/contracts';
+import { DomainError, RateLimitedError, UnauthorizedError } from './domain-error';
+import { RouteTable } from './route-table';
+
+export interface MappedError {
+  body: ApiError;
+  headers: Record<string, string>;
+  /** A fault of ours (5xx other than 501/503): log it with its stack, never send it. */
+  unexpected: boolean;
+}
+
+export interface RequestLine {
+  method: string;
+  url: string;
+}
+
+const INTERNAL_MESSAGE = 'An unexpected error occurred; it has been logged';
+const UNAVAILABLE_MESSAGE = 'The service cannot reach its database; try again shortly';
+
+/** Maps any thrown value to the Error body and the headers that go with it. Pure: no I/O. */
+export function mapError(exception: unknown, request: RequestLine, routes?: RouteTable): MappedError {
+  if (exception instanceof DomainError) return fromDomainError(exception);
+  if (isDatabaseUnavailable(exception)) return result(apiError('service_unavailable', UNAVAILABLE_MESSAGE), {}, false);
+  if (exception instanceof HttpException) return fromHttpException(exception, request, routes);
+  const fastifyError = asFastifyError(exception);
+  if (fastifyError) return fromFastifyError(fastifyError);
+  return result(apiError('internal_error', INTERNAL_MESSAGE), {}, true);
+}
+
+function result(body: ApiError, headers: Record<string, string>, unexpected: boolean): MappedError {
+  return { body, headers, unexpected };
+}
+
+function fromDomainError(error: DomainError): MappedError {
+  const headers: Record<string, string> = {};
+  if (error instanceof UnauthorizedError) {
+    headers['www-authenticate'] = error.tokenPresented ? 'Bearer error="invalid_token"' : 'Bearer';
+  }
+  if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
+  return result(apiError(error.code, error.message, error.details), headers, error.code === 'internal_error');
+}
+
+function fromHttpException(exception: HttpException, request: RequestLine, routes?: RouteTable): MappedError {
+  const status = exception.getStatus();
+  if (status === 404 && routes) {
+    const allowed = routes.allowedMethods(request.url);
+    if (allowed.length === 0) return result(apiError('not_found', `No route matches ${describe(request)}`), {}, false);
+    if (!allowed.includes(request.method.toUpperCase())) {
+      return result(
+        apiError('method_not_allowed', `${request.method.toUpperCase()} is not allowed on ${pathOf(request)}; allowed: ${allowed.join(', ')}`),
+        { allow: allowed.join(', ') },
+        false,
+      );
+    }
+  }
+  const code = codeForStatus(status);
+  const headers: Record<string, string> = code === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {};
+  if (code === 'internal_error') return result(apiError(code, INTERNAL_MESSAGE), headers, true);
+  return result(apiError(code, messageOf(exception)), headers, false);
+}
+
+interface FastifyLikeError {
+  code: string;
+  statusCode?: number;
+  message: string;
+}
+
+function asFastifyError(exception: unknown): FastifyLikeError | undefined {
+  if (typeof exception !== 'object' || exception === null) return undefined;
+  const { code } = exception as { code?: unknown };
+  return typeof code === 'string' && code.startsWith('FST_') ? (exception as FastifyLikeError) : undefined;
+}
+
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'The request body must be application/json'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is larger than the limit'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['validation_failed', 'The Content-Length header does not match the body'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['validation_failed', 'The request body is required'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['malformed_json', 'The request body is not valid JSON'],
+  FST_ERR_BAD_URL: ['validation_failed', 'The request path is not a valid URL'],
+  FST_ERR_ASYNC_CONSTRAINT: ['validation_failed', 'The request could not be routed'],
+};
+
+function fromFastifyError(error: FastifyLikeError): MappedError {
+  const known = FASTIFY_CODES[error.code];
+  if (known) return result(apiError(known[0], known[1]), {}, false);
+  const status = error.statusCode ?? 500;
+  const code = codeForStatus(status);
+  return result(apiError(code, code === 'internal_error' ? INTERNAL_MESSAGE : error.message), {}, code === 'internal_error');
+}
+
+/** The code a bare HTTP status stands for; statuses outside the set become internal_error. */
+export function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return 'validation_failed';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 409:
+      return 'request_in_progress';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 422:
+      return 'idempotency_key_reused';
+    case 429:
+      return 'rate_limited';
+    case 501:
+      return 'not_implemented';
+    case 503:
+      return 'service_unavailable';
+    default:
+      return 'internal_error';
+  }
+}
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}
+
+const MAX_ECHOED_PATH = 200;
+
+function pathOf(request: RequestLine): string {
+  const path = request.url.split('?')[0];
+  return path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
+}
+
+function describe(request: RequestLine): string {
+  return `${request.method.toUpperCase()} ${pathOf(request)}`;
+}
+
+const UNAVAILABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error',
+  'Connection is not established',
+  'canceling statement due to statement timeout',
+  'terminating connection',
+];
+
+/**
+ * True when the error says the database cannot be reached or did not answer in time: network
+ * errors, pg pool and client timeouts, PostgreSQL's connection-exception class (08), shutdown
+ * (57P01-57P03), too many connections (53300) and statement timeouts (57014).
+ * TypeORM wraps driver errors, so the cause chain is followed.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== 'object') return false;
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') {
+      if (UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08')) return true;
+      if (['57P01', '57P02', '57P03', '53300', '57014'].includes(code)) return true;
+    }
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return true;
+    const next = current as { driverError?: unknown; cause?: unknown };
+    current = next.driverError ?? next.cause;
+  }
+  return false;
+}

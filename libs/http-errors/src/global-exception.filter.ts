@@ -1,0 +1,44 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MappedError, mapError } from './error-mapping';
+import { RouteTable } from './route-table';
+
+/**
+ * The one place where errors become HTTP answers: every error, ours or the framework's, leaves as
+ * the Error body with its status. Faults of ours are logged with their stack and never sent.
+ */
+@Catch()
+export class GlobalExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(private readonly routes?: RouteTable) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const context = host.switchToHttp();
+    const request = context.getRequest<FastifyRequest>();
+    const reply = context.getResponse<FastifyReply>();
+    const mapped = mapError(exception, { method: request.method, url: request.url }, this.routes);
+    if (mapped.unexpected) {
+      this.logger.error(`${request.method} ${request.url} failed`, exception instanceof Error ? exception.stack : String(exception));
+    }
+    sendError(reply, mapped);
+  }
+}
+
+/** Writes a mapped error, unless an answer has already gone out. */
+export function sendError(reply: FastifyReply, mapped: MappedError): void {
+  if (reply.sent) return;
+  reply
+    .status(mapped.body.status)
+    .headers(mapped.headers)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify(mapped.body));
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors raised by the router before any handler exists
+ * (a path with bad percent-encoding, say) would otherwise get Fastify's own body.
+ */
+export function frameworkErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  sendError(reply, mapError(error, { method: request.method, url: request.url }));
+}

@@ -1,0 +1,26 @@
+import FindMyWay from 'find-my-way';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * A second router holding the same routes as the server, used only to tell "no such path" (404)
+ * from "known path, wrong method" (405 with Allow).
+ */
+export class RouteTable {
+  private readonly router = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: 2048 });
+
+  add(method: string | string[], url: string): void {
+    for (const m of Array.isArray(method) ? method : [method]) {
+      const upper = m.toUpperCase();
+      if ((METHODS as readonly string[]).includes(upper) && !this.router.hasRoute(upper as never, url)) {
+        this.router.on(upper as never, url, () => undefined);
+      }
+    }
+  }
+
+  /** Methods served for this concrete path, empty when no route has it. */
+  allowedMethods(path: string): string[] {
+    const pathname = path.split('?')[0];
+    return METHODS.filter((method) => this.router.find(method, pathname) !== null);
+  }
+}

@@ -1,0 +1,61 @@
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** One jest run: unit specs next to the code and end-to-end suites under test/. */
+const swc = {
+  jsc: {
+    target: 'es2022',
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+  },
+  module: { type: 'commonjs' },
+};
+
+/**
+ * NestJS 12 and some of its dependencies ship ES modules only. Node loads them from CommonJS
+ * (require(esm)), but jest's own module system cannot on Node 20, so exactly those packages are
+ * compiled to CommonJS for the tests. They are found by reading the installed packages.
+ */
+function esmOnlyPackages() {
+  const store = join(__dirname, '..', 'node_modules', '.pnpm');
+  const names = new Set();
+  for (const entry of readdirSync(store)) {
+    const modules = join(store, entry, 'node_modules');
+    let scopes;
+    try {
+      scopes = readdirSync(modules);
+    } catch {
+      continue;
+    }
+    for (const scope of scopes) {
+      const dirs = scope.startsWith('@') ? readdirSync(join(modules, scope)).map((d) => `${scope}/${d}`) : [scope];
+      for (const name of dirs) {
+        try {
+          const pkg = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8'));
+          if (pkg.type === 'module' && !JSON.stringify(pkg.exports ?? {}).includes('"require"')) names.add(pkg.name);
+        } catch {
+          // not a package folder
+        }
+      }
+    }
+  }
+  // In the pnpm store a scoped name is spelled @scope+name.
+  return [...names].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('/', '[/+]'));
+}
+
+module.exports = {
+  rootDir: '..',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', swc],
+    '^.+\\.m?js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+  },
+  // Every @nestjs package too: some ship ES modules from a nested folder (@nestjs/swagger's dist/).
+  transformIgnorePatterns: [`/node_modules/(?!(\\.pnpm/)?(@nestjs[/+]|(${esmOnlyPackages().join('|')})[/@+]))`],
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

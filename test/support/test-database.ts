@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client } from 'pg';
+
+export interface TestDatabase {
+  url: string;
+  embedded: boolean;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database of its own for one suite: a fresh database on the server named by DATABASE_URL, or a
+ * fresh in-memory embedded PostgreSQL when DATABASE_URL is not set. `drop` removes it.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return startEmbeddedServer();
+  const name = `petstore_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    embedded: false,
+    async drop() {
+      const client = new Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+const EMBEDDED_SERVER = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'database', 'embedded-server.js');
+
+/** The embedded PostgreSQL in a process of its own, as a server would be (built by `pnpm test`). */
+async function startEmbeddedServer(): Promise<TestDatabase> {
+  const child = spawn(process.execPath, [EMBEDDED_SERVER, 'memory://'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => { throw new Error('embedded PostgreSQL did not start'); })])) as [string];
+  const { url } = JSON.parse(first) as { url: string };
+  return {
+    url,
+    embedded: true,
+    async drop() {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
