@@ -2,6 +2,7 @@ export { ApiError, ERROR_CODES, ERROR_STATUS, ErrorCode, apiError } from './api-
 export type { FieldError } from './api-error';
 export {
   CATEGORY_ID_MAX,
+  CURSOR_MAX_LENGTH,
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
@@ -9,7 +10,7 @@ export {
   PET_ID_MAX,
 } from './limits';
 export { listLimitSchema, openApiSchemas } from './openapi';
-export { LIST_PETS_QUERY_FIELDS, ListPetsQuery, NEW_PET_FIELDS, NewPet, Pet } from './pet.dto';
+export { CURSOR_MESSAGE, LIST_PETS_QUERY_FIELDS, ListPetsQuery, NEW_PET_FIELDS, NewPet, Pet } from './pet.dto';
 export { DEFAULT_PET_STATUS, PET_STATUSES, PetStatus, isPetStatus } from './pet-status';
 export { IsCategoryId, IsPetName, categoryIdProblem, petNameProblem } from './rules';
 export { validateInput } from './validate';

@@ -7,3 +7,5 @@ export const LIST_LIMIT_MAX = 100;
 export const LIST_LIMIT_DEFAULT = 20;
 /** Largest PostgreSQL bigint, as text: ids beyond 2^53 cannot be held in a JS number. */
 export const PET_ID_MAX = '9223372036854775807';
+/** Longest `cursor` the service accepts; the ones it issues are far shorter. */
+export const CURSOR_MAX_LENGTH = 200;

@@ -1,11 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
-import { LIST_LIMIT_MAX, LIST_LIMIT_MIN } from './limits';
+import { IsIn, IsInt, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { CURSOR_MAX_LENGTH, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from './limits';
 import { PET_STATUSES, PetStatus } from './pet-status';
 import { IsCategoryId, IsPetName } from './rules';
 
 const STATUS_MESSAGE = `status must be one of: ${PET_STATUSES.join(', ')}`;
 const LIMIT_MESSAGE = `limit must be an integer from ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}`;
+/** Said of any cursor the service did not issue for this listing: garbled, forged, or from another filter. */
+export const CURSOR_MESSAGE = 'cursor is not valid for this listing: follow the rel="next" Link of a previous page, with the same status';
 
 /** Request body for adding an animal. The client never sends `id`. */
 export class NewPet {
@@ -50,5 +52,10 @@ export class ListPetsQuery {
   @ValidateIf((query: ListPetsQuery) => query.status !== undefined)
   @IsIn(PET_STATUSES, { message: STATUS_MESSAGE })
   status?: PetStatus;
+
+  /** Opaque: only its shape is checked here; the service checks that it issued it (signature, filter). */
+  @ValidateIf((query: ListPetsQuery) => query.cursor !== undefined)
+  @Matches(new RegExp(`^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH}}$`), { message: CURSOR_MESSAGE })
+  cursor?: string;
 }
-export const LIST_PETS_QUERY_FIELDS = ['limit', 'status'] as const;
+export const LIST_PETS_QUERY_FIELDS = ['limit', 'status', 'cursor'] as const;

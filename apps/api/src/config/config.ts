@@ -16,6 +16,11 @@ export interface AppConfig {
   stagingBaseUrl: string;
   /** Connections the service keeps open to a PostgreSQL server. */
   databasePoolSize: number;
+  /**
+   * Keys that sign list cursors (`CURSOR_SECRET`, comma-separated): the first signs, every one verifies,
+   * so a secret can be rotated without breaking cursors in flight. Every instance must share them.
+   */
+  cursorSecrets: string[];
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -25,6 +30,10 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
 }
+
+/** Development only: cursors then survive restarts. Production must set its own secret. */
+const DEV_CURSOR_SECRET = 'petstore-development-cursor-secret-not-for-production';
+const CURSOR_SECRET_MIN_LENGTH = 32;
 
 // RFC 6750 b64token: the characters a bearer token may hold.
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -58,6 +67,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       problems.push(`API_KEYS entry ${index + 1} must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /`);
     }
   });
+  const cursorSecrets = (env.CURSOR_SECRET ?? '').split(',').map((secret) => secret.trim()).filter((secret) => secret !== '');
+  if (cursorSecrets.some((secret) => secret.length < CURSOR_SECRET_MIN_LENGTH)) {
+    problems.push(`CURSOR_SECRET entries must be at least ${CURSOR_SECRET_MIN_LENGTH} characters (e.g. \`openssl rand -base64 32\`)`);
+  }
+  if (cursorSecrets.length === 0) {
+    if (nodeEnv === 'production') problems.push('CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance');
+    else cursorSecrets.push(DEV_CURSOR_SECRET);
+  }
   const baseUrl = (name: string, fallback: string) => {
     const value = env[name] || fallback;
     if (!isHttpUrl(value) || !value.replace(/\/+$/, '').endsWith('/v1')) problems.push(`${name} must be an http(s) URL ending in /v1`);
@@ -73,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicBaseUrl: baseUrl('PUBLIC_BASE_URL', 'https://petstore.example.com/v1'),
     stagingBaseUrl: baseUrl('STAGING_BASE_URL', 'https://staging.petstore.example.com/v1'),
     databasePoolSize: poolSize,
+    cursorSecrets,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

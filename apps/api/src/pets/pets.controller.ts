@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ListPetsQuery, NewPet, Pet, PET_ID_MAX, PET_STATUSES, listLimitSchema } from '@petstore/contracts';
+import { CURSOR_MAX_LENGTH, ListPetsQuery, NewPet, Pet, PET_ID_MAX, PET_STATUSES, listLimitSchema } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { DeprecationConfig } from '../http/deprecation';
@@ -26,10 +26,32 @@ export class PetsController {
   @ApiOperation({ operationId: 'listPets', summary: 'List animals', description: 'Returns a page of animals in ascending `id` order, optionally only those with one status.' })
   @ApiQuery({ name: 'limit', required: false, schema: listLimitSchema, description: 'Maximum number of animals returned.' })
   @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: [...PET_STATUSES] }, description: 'Keep only animals with this status.' })
-  @ApiResponse({ status: 200, description: 'A bare JSON array of animals.', content: { 'application/json': { schema: schemaRef('Pets') } } })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string', pattern: `^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH}}$` },
+    description:
+      'Opaque position in the listing, taken from the `rel="next"` Link of the previous page; used with the same `status` ' +
+      'as that page. Any other value is a 400 `validation_failed` naming `cursor`.',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'A bare JSON array of animals.',
+    headers: {
+      Link: {
+        description:
+          'Present only when more animals follow: `</v1/pets?limit=…&status=…&cursor=…>; rel="next"` (RFC 8288), ' +
+          'keeping the `limit` and `status` of the request. Following the links visits every animal once, in order.',
+        schema: { type: 'string' },
+      },
+    },
+    content: { 'application/json': { schema: schemaRef('Pets') } },
+  })
   @ApiErrorResponses(400, 401, 503)
-  list(@Query(ListPetsQueryPipe) query: ListPetsQuery): Promise<Pet[]> {
-    return this.pets.list(query);
+  async list(@Query(ListPetsQueryPipe) query: ListPetsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
+    const page = await this.pets.list(query);
+    if (page.next !== undefined) reply.header('link', `<${nextPageUrl(query, page.next)}>; rel="next"`);
+    return page.pets;
   }
 
   @Post()
@@ -63,4 +85,14 @@ export class PetsController {
   get(@Param('petId', PetIdPipe) petId: string): Promise<Pet> {
     return this.pets.get(petId);
   }
+}
+
+/** The next page keeps the caller's own `limit` and `status`; the cursor is base64url, safe in a query. */
+function nextPageUrl(query: ListPetsQuery, cursor: string): string {
+  const params = [
+    ...(query.limit !== undefined ? [`limit=${query.limit}`] : []),
+    ...(query.status !== undefined ? [`status=${query.status}`] : []),
+    `cursor=${cursor}`,
+  ];
+  return `/v1/pets?${params.join('&')}`;
 }

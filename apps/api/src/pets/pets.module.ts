@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PetEntity } from './pet.entity';
 import { PetsController } from './pets.controller';
+import { PetCursors } from './pet-cursors';
 import { PetsService } from './pets.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([PetEntity])],
   controllers: [PetsController],
-  providers: [PetsService],
+  providers: [PetsService, PetCursors],
 })
 export class PetsModule {}

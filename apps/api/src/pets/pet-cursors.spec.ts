@@ -1,0 +1,30 @@
+import { ValidationFailedError } from '@petstore/http-errors';
+import { ConfigError, loadConfig } from '../config/config';
+import { PetCursors } from './pet-cursors';
+
+const OLD = 'old-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+const NEW = 'new-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+
+describe('PetCursors', () => {
+  it('reads back the last id and filter it issued, for ids up to the int64 maximum', () => {
+    const cursors = new PetCursors({ cursorSecrets: [NEW] });
+    for (const id of ['1', '42', '9223372036854775807']) {
+      expect(cursors.read(cursors.issue(id, 'sold'), 'sold')).toBe(id);
+      expect(cursors.read(cursors.issue(id, undefined), undefined)).toBe(id);
+    }
+  });
+
+  it('accepts cursors signed with a retired secret during rotation, and refuses them after', () => {
+    const issuedBefore = new PetCursors({ cursorSecrets: [OLD] }).issue('7', undefined);
+    expect(new PetCursors({ cursorSecrets: [NEW, OLD] }).read(issuedBefore, undefined)).toBe('7');
+    expect(() => new PetCursors({ cursorSecrets: [NEW] }).read(issuedBefore, undefined)).toThrow(ValidationFailedError);
+  });
+
+  it('requires CURSOR_SECRET in production, of at least 32 characters', () => {
+    const production = { NODE_ENV: 'production', API_KEYS: 'key-0123456789abcdef' };
+    expect(() => loadConfig(production)).toThrow(/CURSOR_SECRET is required in production/);
+    expect(() => loadConfig({ ...production, CURSOR_SECRET: 'short' })).toThrow(ConfigError);
+    expect(loadConfig({ ...production, CURSOR_SECRET: `${NEW}, ${OLD}` }).cursorSecrets).toEqual([NEW, OLD]);
+    expect(loadConfig({ NODE_ENV: 'development' }).cursorSecrets).toHaveLength(1);
+  });
+});

@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CURSOR_MESSAGE, PET_STATUSES, PetStatus } from '@petstore/contracts';
+import { ValidationFailedError } from '@petstore/http-errors';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '../config/config';
+
+const VERSION = 1;
+// version (1 byte) | status filter (1 byte: 0 = none, else 1 + index in PET_STATUSES) | last id (int64, big-endian)
+const PAYLOAD_BYTES = 10;
+// HMAC-SHA256 truncated to 128 bits: forging one takes 2^128 guesses.
+const MAC_BYTES = 16;
+
+/**
+ * Cursors of `GET /pets`: the last id of a page and the status filter it was issued for, signed with
+ * the server's secret, so a client can neither forge one nor carry one over to another filter.
+ * Keyset pagination: a cursor stays valid while items are added or removed.
+ */
+@Injectable()
+export class PetCursors {
+  private readonly secrets: Buffer[];
+
+  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'cursorSecrets'>) {
+    this.secrets = config.cursorSecrets.map((secret) => Buffer.from(secret, 'utf8'));
+  }
+
+  /** The cursor of the page that follows the item with id `lastId` (decimal text of a positive int64). */
+  issue(lastId: string, status: PetStatus | undefined): string {
+    const payload = Buffer.alloc(PAYLOAD_BYTES);
+    payload.writeUInt8(VERSION, 0);
+    payload.writeUInt8(statusCode(status), 1);
+    payload.writeBigInt64BE(BigInt(lastId), 2);
+    return Buffer.concat([payload, mac(this.secrets[0], payload)]).toString('base64url');
+  }
+
+  /** The last id a cursor carries, or a 400 naming `cursor` when this service did not issue it for this filter. */
+  read(cursor: string, status: PetStatus | undefined): string {
+    const bytes = Buffer.from(cursor, 'base64url');
+    const valid =
+      bytes.length === PAYLOAD_BYTES + MAC_BYTES &&
+      bytes.toString('base64url') === cursor && // one spelling per cursor
+      bytes.readUInt8(0) === VERSION &&
+      bytes.readUInt8(1) === statusCode(status) &&
+      this.signedByUs(bytes.subarray(0, PAYLOAD_BYTES), bytes.subarray(PAYLOAD_BYTES));
+    const lastId = valid ? bytes.readBigInt64BE(2) : 0n;
+    if (lastId < 1n) throw new ValidationFailedError([{ field: 'cursor', message: CURSOR_MESSAGE }]);
+    return lastId.toString();
+  }
+
+  private signedByUs(payload: Buffer, signature: Buffer): boolean {
+    return this.secrets.some((secret) => timingSafeEqual(mac(secret, payload), signature));
+  }
+}
+
+function statusCode(status: PetStatus | undefined): number {
+  return status === undefined ? 0 : PET_STATUSES.indexOf(status) + 1;
+}
+
+function mac(secret: Buffer, payload: Buffer): Buffer {
+  return createHmac('sha256', secret).update(payload).digest().subarray(0, MAC_BYTES);
+}
