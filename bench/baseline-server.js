@@ -44,6 +44,7 @@ fastify.post('/v1/pets', async (request, reply) => {
   return toPet(rows[0]);
 });
 
+process.on('SIGTERM', () => process.exit(0));
 fastify.listen({ port: Number(process.env.PORT || 3100), host: '127.0.0.1' }).catch((error) => {
   console.error(error);
   process.exit(1);

@@ -7,7 +7,7 @@ const bigintAsNumber: ValueTransformer = {
   from: (value: string | null) => (value === null ? null : Number(value)),
 };
 
-/** The persistence model of an animal; the API shape is `Pet` from @petstore/contracts. */
+/** TypeORM's model of the pets table (created by migrations); the API shape is `Pet` from @petstore/contracts. */
 @Entity({ name: 'pets' })
 export class PetEntity {
   /** Decimal text of the bigint identity: ids are looked up as text, so none is ever rounded. */
@@ -24,6 +24,15 @@ export class PetEntity {
   status: PetStatus;
 }
 
-export function toPet(entity: PetEntity): Pet {
-  return { id: Number(entity.id), name: entity.name, categoryId: entity.categoryId, status: entity.status };
+/** A pets row as the hot-path statements select it (`PET_COLUMNS`); pg returns bigint as text. */
+export interface PetRow {
+  id: string;
+  name: string;
+  category_id: string;
+  status: PetStatus;
+}
+export const PET_COLUMNS = 'id, name, category_id, status';
+
+export function rowToPet(row: PetRow): Pet {
+  return { id: Number(row.id), name: row.name, categoryId: Number(row.category_id), status: row.status };
 }

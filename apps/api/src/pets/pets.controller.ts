@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CURSOR_MAX_LENGTH, ListPetsQuery, NewPet, Pet, PET_ID_MAX, PET_STATUSES, listLimitSchema } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { DeprecationConfig } from '../http/deprecation';
 import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from '../http/validation.pipes';
+import { CREATED_PET_RESPONSE, PET_RESPONSE, PETS_RESPONSE } from './pet.serialization';
 import { PetsService } from './pets.service';
 
 const GET_PET_DEPRECATION: DeprecationConfig = {
@@ -23,6 +24,7 @@ export class PetsController {
   constructor(private readonly pets: PetsService) {}
 
   @Get()
+  @RouteSchema(PETS_RESPONSE)
   @ApiOperation({ operationId: 'listPets', summary: 'List animals', description: 'Returns a page of animals in ascending `id` order, optionally only those with one status.' })
   @ApiQuery({ name: 'limit', required: false, schema: listLimitSchema, description: 'Maximum number of animals returned.' })
   @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: [...PET_STATUSES] }, description: 'Keep only animals with this status.' })
@@ -56,6 +58,7 @@ export class PetsController {
 
   @Post()
   @HttpCode(201)
+  @RouteSchema(CREATED_PET_RESPONSE)
   @ApiOperation({ operationId: 'createPet', summary: 'Add an animal', description: 'Adds an animal; the service assigns its `id`.' })
   @ApiBody({ required: true, schema: schemaRef('NewPet') })
   @ApiResponse({
@@ -73,6 +76,7 @@ export class PetsController {
 
   @Get(':petId')
   @RouteConfig(GET_PET_DEPRECATION)
+  @RouteSchema(PET_RESPONSE)
   @ApiOperation({
     operationId: 'getPet',
     summary: 'Get one animal (deprecated)',

@@ -1,0 +1,52 @@
+'use strict';
+/*
+ * `pnpm --filter @petstore/bench run profile [list|get|create]`: drives one operation against the service
+ * running under `node --cpu-prof` and leaves the .cpuprofile in bench/results/ (open it in Chrome DevTools),
+ * printing the functions with the most self time.
+ */
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { CURSOR_SECRET, createDatabase, seed, startServer, operations, drive } = require('./lib');
+
+async function main() {
+  const op = process.argv[2] || 'list';
+  const dir = join(__dirname, 'results');
+  const database = await createDatabase('profile');
+  try {
+    const service = await startServer({
+      name: 'service',
+      script: 'apps/api/dist/main.js',
+      args: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+      env: { NODE_ENV: 'production', DATABASE_URL: database.url, CURSOR_SECRET, RATE_LIMIT_PER_MINUTE: '0' },
+      port: 3103,
+    });
+    await seed(database.url, 5000);
+    const result = await drive(service.baseUrl, operations(5000)[op], { connections: 10, duration: 10 });
+    console.log(`${op}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
+    await service.stop();
+  } finally {
+    await database.drop();
+  }
+  const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f)).sort().pop();
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const self = new Map();
+  const dt = new Map();
+  profile.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let total = 0;
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const key = `${functionName || '(anonymous)'} ${url.replace(/.*node_modules\/\.pnpm\//, '')}:${lineNumber + 1}`;
+    const time = dt.get(node.id) ?? 0;
+    total += time;
+    self.set(key, (self.get(key) ?? 0) + time);
+  }
+  console.log(`profile: ${file}\nself time, top 30:`);
+  for (const [key, time] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
+    console.log(`${((100 * time) / total).toFixed(1).padStart(5)}%  ${key}`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
