@@ -1,0 +1,107 @@
+'use strict';
+/*
+ * `pnpm bench:scale`: is listing flat as the store grows? Two instances of the service (production mode),
+ * one on 10,000 pets and one on 1,000,000 (seeded with INSERT … SELECT generate_series), driven in turn
+ * (A B A B) with `limit=20&status=sold`, on the first page and on a page deep in the collection (a
+ * cursor near the end). Env: DATABASE_URL, BENCH_SMALL, BENCH_LARGE, BENCH_DURATION, BENCH_ROUNDS.
+ */
+const { join } = require('node:path');
+const { Client } = require('pg');
+const { ROOT, CURSOR_SECRET, createDatabase, seed, startServer, drive, machine, writeResults, mean, round } = require('./lib');
+const { PetCursors } = require(join(ROOT, 'apps/api/dist/pets/pet-cursors'));
+
+const SMALL = Number(process.env.BENCH_SMALL || 10_000);
+const LARGE = Number(process.env.BENCH_LARGE || 1_000_000);
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+
+/** The pages measured at a store of `size` pets. Seeded statuses go in turn, so `sold` is every id ≡ 0 (mod 3). */
+function pages(size) {
+  const deepAfter = String(size - 3000 - (size % 3)); // a sold pet 3,000 ids before the end: 50 pages of 20 remain
+  const cursor = new PetCursors({ cursorSecrets: [CURSOR_SECRET] }).issue(deepAfter, 'sold');
+  return {
+    first: { method: 'GET', path: '/v1/pets?limit=20&status=sold' },
+    deep: { method: 'GET', path: `/v1/pets?limit=20&status=sold&cursor=${cursor}` },
+  };
+}
+
+/** What PostgreSQL does for a page at the large size: plan shape, buffers touched, execution time. */
+async function explain(url, afterId) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT id, name, category_id, status FROM pets WHERE status = 'sold' AND id > ${afterId} ORDER BY id LIMIT 21`,
+    );
+    const [{ Plan: plan, 'Execution Time': ms }] = rows[0]['QUERY PLAN'];
+    const scan = plan.Plans?.[0] ?? plan;
+    return { node: `${scan['Node Type']} using ${scan['Index Name']}`, rowsRead: scan['Actual Rows'], sharedBuffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'], executionMs: ms };
+  } finally {
+    await client.end();
+  }
+}
+
+async function main() {
+  const started = new Date().toISOString();
+  const host = machine();
+  const sizes = { small: SMALL, large: LARGE };
+  const databases = {};
+  const servers = {};
+  try {
+    for (const [label, size] of Object.entries(sizes)) {
+      databases[label] = await createDatabase(`scale_${label}`);
+      const port = label === 'small' ? 3111 : 3112;
+      servers[label] = await startServer({
+        name: `service (${size} pets)`,
+        script: 'apps/api/dist/main.js',
+        env: { NODE_ENV: 'production', DATABASE_URL: databases[label].url, CURSOR_SECRET, RATE_LIMIT_PER_MINUTE: '0' },
+        port,
+      });
+      const seeding = Date.now();
+      await seed(databases[label].url, size);
+      console.error(`seeded ${size} pets in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
+    }
+    const plans = { first: await explain(databases.large.url, 0), deep: await explain(databases.large.url, LARGE - 3000 - (LARGE % 3)) };
+    const runs = {};
+    for (const page of ['first', 'deep']) {
+      for (const label of Object.keys(sizes)) await drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: 3 });
+      for (let r = 0; r < ROUNDS; r += 1) {
+        for (const label of Object.keys(sizes)) {
+          const result = await drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: DURATION });
+          (runs[`${label} ${page}`] ??= []).push(result);
+          console.error(`  ${page} page at ${sizes[label]} pets, round ${r + 1}: ${Math.round(result.rps)} req/s, mean ${result.mean} ms, p99 ${result.p99} ms`);
+        }
+      }
+    }
+    const summary = {};
+    for (const [key, results] of Object.entries(runs)) {
+      summary[key] = { rps: round(mean(results.map((x) => x.rps))), meanMs: round(mean(results.map((x) => x.mean))), p99: round(mean(results.map((x) => x.p99))) };
+    }
+    const ratios = {
+      largeFirstVsSmallFirst: round(summary['large first'].meanMs / summary['small first'].meanMs),
+      largeDeepVsLargeFirst: round(summary['large deep'].meanMs / summary['large first'].meanMs),
+      smallDeepVsSmallFirst: round(summary['small deep'].meanMs / summary['small first'].meanMs),
+    };
+    console.log(`\nListing as the store grows (limit=20&status=sold, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s, A B A B)`);
+    console.log(`machine: ${host.cpus} cpus (${host.cpuModel}), ${host.memoryGiB} GiB, node ${host.node}\n`);
+    console.log('pets | page | req/s | mean ms | p99 ms');
+    console.log('--- | --- | --- | --- | ---');
+    for (const [key, s] of Object.entries(summary)) {
+      const [label, page] = key.split(' ');
+      console.log(`${sizes[label]} | ${page} | ${Math.round(s.rps)} | ${s.meanMs} | ${s.p99}`);
+    }
+    console.log(`\ntime ratios: ${LARGE} vs ${SMALL} pets (first page) ${ratios.largeFirstVsSmallFirst}; deep vs first page at ${LARGE}: ${ratios.largeDeepVsLargeFirst}`);
+    console.log(`plans at ${LARGE} pets: first page ${JSON.stringify(plans.first)}; deep page ${JSON.stringify(plans.deep)}`);
+    const file = writeResults('scale', { started, machine: host, settings: { small: SMALL, large: LARGE, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS }, summary, ratios, plans, runs });
+    console.log(`results: ${file}`);
+  } finally {
+    for (const server of Object.values(servers)) await server.stop();
+    for (const database of Object.values(databases)) await database.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
