@@ -6,7 +6,7 @@
  */
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { CURSOR_SECRET, createDatabase, seed, startServer, operations, drive } = require('./lib');
+const { SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, drive } = require('./lib');
 
 async function main() {
   const op = process.argv[2] || 'list';
@@ -15,8 +15,8 @@ async function main() {
   try {
     const service = await startServer({
       name: 'service',
-      script: 'apps/api/dist/main.js',
-      args: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+      script: SERVICE.script,
+      args: [...SERVICE.args, '--cpu-prof', `--cpu-prof-dir=${dir}`],
       env: { NODE_ENV: 'production', DATABASE_URL: database.url, CURSOR_SECRET, RATE_LIMIT_PER_MINUTE: '0' },
       port: 3103,
     });

@@ -5,7 +5,7 @@
  * noise from the machine falls on both. Env: DATABASE_URL (server), BENCH_PETS, BENCH_DURATION (s),
  * BENCH_ROUNDS, BENCH_CONNECTIONS, WEB_CONCURRENCY (passed to the service).
  */
-const { CURSOR_SECRET, createDatabase, seed, startServer, operations, drive, machine, writeResults, mean, round } = require('./lib');
+const { SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, drive, machine, writeResults, mean, round } = require('./lib');
 
 const PETS = Number(process.env.BENCH_PETS || 5000);
 const DURATION = Number(process.env.BENCH_DURATION || 10);
@@ -26,9 +26,9 @@ async function main() {
       RATE_LIMIT_PER_MINUTE: '0',
       ...(process.env.WEB_CONCURRENCY && { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY }),
     });
-    const migrator = await startServer({ name: 'migrations', script: 'apps/api/dist/main.js', env: serviceEnv(databases.baseline.url), port: 3199 });
+    const migrator = await startServer({ name: 'migrations', ...SERVICE, env: serviceEnv(databases.baseline.url), port: 3199 });
     await migrator.stop();
-    const service = await startServer({ name: 'service', script: 'apps/api/dist/main.js', env: serviceEnv(databases.service.url), port: 3101 });
+    const service = await startServer({ name: 'service', ...SERVICE, env: serviceEnv(databases.service.url), port: 3101 });
     servers.push(service);
     const baseline = await startServer({ name: 'baseline', script: 'bench/baseline-server.js', env: { DATABASE_URL: databases.baseline.url }, port: 3102 });
     servers.push(baseline);

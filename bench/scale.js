@@ -7,7 +7,7 @@
  */
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ROOT, CURSOR_SECRET, createDatabase, seed, startServer, drive, machine, writeResults, mean, round } = require('./lib');
+const { ROOT, SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, drive, machine, writeResults, mean, round } = require('./lib');
 const { PetCursors } = require(join(ROOT, 'apps/api/dist/pets/pet-cursors'));
 
 const SMALL = Number(process.env.BENCH_SMALL || 10_000);
@@ -54,7 +54,7 @@ async function main() {
       const port = label === 'small' ? 3111 : 3112;
       servers[label] = await startServer({
         name: `service (${size} pets)`,
-        script: 'apps/api/dist/main.js',
+        ...SERVICE,
         env: { NODE_ENV: 'production', DATABASE_URL: databases[label].url, CURSOR_SECRET, RATE_LIMIT_PER_MINUTE: '0' },
         port,
       });

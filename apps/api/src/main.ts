@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory';
+import { superviseWorkers } from './cluster';
 import { ConfigError, loadConfig } from './config/config';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (superviseWorkers(config)) return;
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
   const app = await createApp(config, { url: config.databaseUrl ?? embedded!.url, embedded: embedded !== undefined });
   await app.listen({ port: config.port, host: config.host });

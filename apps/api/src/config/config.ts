@@ -21,6 +21,8 @@ export interface AppConfig {
    * so a secret can be rotated without breaking cursors in flight. Every instance must share them.
    */
   cursorSecrets: string[];
+  /** Service processes sharing the port (`WEB_CONCURRENCY`, default 1); more than one needs `DATABASE_URL`. */
+  webConcurrency: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -57,7 +59,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   );
   const port = read('PORT', 3000, (raw) => integerIn(raw, 0, 65535), 'must be an integer from 0 to 65535');
   const poolSize = read('DATABASE_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 100), 'must be an integer from 1 to 100');
+  const webConcurrency = read('WEB_CONCURRENCY', 1, (raw) => integerIn(raw, 1, 64), 'must be an integer from 1 to 64');
   const databaseUrl = env.DATABASE_URL || undefined;
+  if (webConcurrency > 1 && databaseUrl === undefined) {
+    problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded PostgreSQL serves a single process');
+  }
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
@@ -91,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     stagingBaseUrl: baseUrl('STAGING_BASE_URL', 'https://staging.petstore.example.com/v1'),
     databasePoolSize: poolSize,
     cursorSecrets,
+    webConcurrency,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
