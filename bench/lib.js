@@ -14,8 +14,8 @@ const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:54
 const API_KEY = `pet_${randomBytes(32).toString('base64url')}`;
 const CURSOR_SECRET = randomBytes(32).toString('base64url');
 const AUTH = { authorization: `Bearer ${API_KEY}` };
-/** The service runs as `pnpm start` runs it: a young generation of 4 MB semi-spaces keeps the peak RSS down. */
-const SERVICE = { script: 'apps/api/dist/main.js', args: ['--max-semi-space-size=4'] };
+/** The service runs as `pnpm start` runs it: V8's --optimize-for-size collects before the heap balloons under load. */
+const SERVICE = { script: 'apps/api/dist/main.js', args: ['--optimize-for-size'] };
 
 async function withClient(url, work) {
   const client = new Client({ connectionString: url });
