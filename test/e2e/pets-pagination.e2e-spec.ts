@@ -7,7 +7,6 @@ const INVALID_CURSOR = {
   status: 400,
   details: [{ field: 'cursor', message: 'cursor is not valid for this listing: follow the rel="next" Link of a previous page, with the same status' }],
 };
-const STATUSES = ['available', 'pending', 'sold'];
 
 /** The target of a `Link: <…>; rel="next"` header, or undefined when there is none. */
 function nextLink(response: TestResponse): string | undefined {
@@ -116,7 +115,7 @@ describe('pets pagination (e2e)', () => {
     const response = await api.request('GET', '/docs/openapi.json');
     const list = response.body.paths['/pets'].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'status', 'cursor']));
-    expect(Object.keys(list.responses['200'].headers)).toEqual(['Link']);
-    expect(STATUSES).toEqual(list.parameters.find((p: { name: string }) => p.name === 'status').schema.enum);
+    expect(list.responses['200'].headers.Link.description).toContain('rel="next"');
+    expect(list.parameters.find((p: { name: string }) => p.name === 'cursor')).toMatchObject({ in: 'query', required: false });
   });
 });
