@@ -32,6 +32,13 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/** Valid credentials that lack the scope the operation needs. */
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super('forbidden', message);
+  }
+}
+
 /** Too many requests; the client may retry after the given number of seconds. */
 export class RateLimitedError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
