@@ -330,7 +330,7 @@ describe('API keys at start (e2e)', () => {
       const printed = lines.join('\n').match(/pet_[A-Za-z0-9_-]{43}/g) ?? [];
       expect(printed).toHaveLength(1);
       const stored = (await queryDatabase(database.url, 'SELECT label, key_hash, scopes FROM api_keys')).rows;
-      expect(stored).toEqual([{ label: 'development key', key_hash: hashApiKey(printed[0]), scopes: ['pets:read', 'pets:write', 'orders:read'] }]);
+      expect(stored).toEqual([{ label: 'development key', key_hash: hashApiKey(printed[0] ?? ''), scopes: ['pets:read', 'pets:write', 'orders:read'] }]);
     } finally {
       service.kill('SIGTERM');
       await once(service, 'exit');
