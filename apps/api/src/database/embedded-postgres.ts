@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ConfigError } from '../config/config';
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL the app connects to with pg, exactly as to a server. */
@@ -22,7 +23,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
     const owner = runningEmbeddedPostgres(dataDir);
-    if (owner) throw new Error(`The embedded PostgreSQL in ${dataDir} is already served by process ${owner.pid}`);
+    if (owner) throw new ConfigError([`DATA_DIR ${dataDir} is in use: process ${owner.pid} already serves its embedded PostgreSQL`]);
   }
   const db = await PGlite.create(dataDir);
   // PGlite runs one query at a time; the socket server queues the connections' queries.

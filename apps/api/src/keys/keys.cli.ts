@@ -83,7 +83,10 @@ async function withStore(run: (store: ApiKeysStore) => Promise<void>): Promise<v
   const url = config.databaseUrl ?? running?.url ?? embedded!.url;
   const dataSource = new DataSource(databaseOptions({ url, embedded: !config.databaseUrl }, 1));
   try {
-    await dataSource.initialize();
+    await dataSource.initialize().catch((error: Error) => {
+      const where = running ? ` served by process ${running.pid} at ${running.url}` : '';
+      throw new ApiKeyToolError(`Cannot open the database${where}: ${error.message}`);
+    });
     await run(new ApiKeysStore(dataSource));
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
