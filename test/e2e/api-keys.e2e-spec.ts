@@ -1,34 +1,13 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { once } from 'node:events';
-import { Client } from 'pg';
-import { hashApiKey } from '../../apps/api/src/keys/api-key';
-import { TestDatabase, createTestDatabase } from '../support/test-database';
+import { KEYS_CLI, ROOT, ToolRun, run } from '../support/processes';
 import { AUTH, TestApp, countPets, startTestApp } from '../support/test-app';
 
-const ROOT = join(__dirname, '..', '..');
-const KEYS_CLI = join(ROOT, 'apps', 'api', 'dist', 'keys', 'keys.cli.js');
 const KEY_FORMAT = /^pet_[A-Za-z0-9_-]{43}$/;
-
-interface ToolRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to its end with only the given variables (and PATH) in its environment. */
-async function run(command: string, args: string[], env: Record<string, string>): Promise<ToolRun> {
-  const child = spawn(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { code, stdout, stderr };
-}
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -295,55 +274,3 @@ describe('API keys (e2e)', () => {
     }
   });
 });
-
-describe('API keys at start (e2e)', () => {
-  let database: TestDatabase;
-  const MAIN = join(ROOT, 'apps', 'api', 'dist', 'main.js');
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
-
-  it('production with no key anywhere refuses to start and says how to create one', async () => {
-    const result = await run(process.execPath, [MAIN], { NODE_ENV: 'production', DATABASE_URL: database.url, PORT: '0' });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
-      'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again',
-    );
-  });
-
-  it('development with no key anywhere creates one, stores it and prints it once', async () => {
-    const service = spawn(process.execPath, [MAIN], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', DATABASE_URL: database.url, PORT: '0' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    try {
-      const lines: string[] = [];
-      for await (const line of createInterface({ input: service.stdout })) {
-        lines.push(line);
-        if (line.startsWith('Pet Store API listening')) break;
-      }
-      const printed = lines.join('\n').match(/pet_[A-Za-z0-9_-]{43}/g) ?? [];
-      expect(printed).toHaveLength(1);
-      const stored = (await queryDatabase(database.url, 'SELECT label, key_hash, scopes FROM api_keys')).rows;
-      expect(stored).toEqual([{ label: 'development key', key_hash: hashApiKey(printed[0] ?? ''), scopes: ['pets:read', 'pets:write', 'orders:read'] }]);
-    } finally {
-      service.kill('SIGTERM');
-      await once(service, 'exit');
-    }
-  });
-});
-
-async function queryDatabase(url: string, text: string) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
