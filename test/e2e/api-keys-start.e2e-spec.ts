@@ -6,6 +6,9 @@ import { hashApiKey } from '../../apps/api/src/keys/api-key';
 import { MAIN, ROOT, run } from '../support/processes';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
 
+// Real processes and databases on a shared 2-core machine: starting them may take a while under load.
+jest.setTimeout(120_000);
+
 describe('API keys at start (e2e)', () => {
   let database: TestDatabase;
 

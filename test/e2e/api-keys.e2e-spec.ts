@@ -7,6 +7,9 @@ import { createInterface } from 'node:readline';
 import { KEYS_CLI, ROOT, ToolRun, run } from '../support/processes';
 import { AUTH, TestApp, countPets, startTestApp } from '../support/test-app';
 
+// Real processes and databases on a shared 2-core machine: starting them may take a while under load.
+jest.setTimeout(120_000);
+
 const KEY_FORMAT = /^pet_[A-Za-z0-9_-]{43}$/;
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

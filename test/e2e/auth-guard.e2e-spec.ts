@@ -6,6 +6,9 @@ import { IS_PUBLIC } from '../../apps/api/src/auth/public.decorator';
 import { REQUIRED_SCOPES } from '../../apps/api/src/auth/scopes.decorator';
 import { TEST_API_KEY, TestApp, startTestApp } from '../support/test-app';
 
+// A real database on a shared 2-core machine: starting it may take a while under load.
+jest.setTimeout(120_000);
+
 interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
