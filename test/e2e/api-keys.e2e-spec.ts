@@ -105,6 +105,7 @@ describe('API keys (e2e)', () => {
     const post = await api.request('POST', '/v1/pets', { headers: bearer(reader.key), body: { name: 'Rex', categoryId: 1 } });
     expect(post.status).toBe(403);
     expect(post.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(post.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="pets:write"');
     expect(post.body).toEqual(forbidden('pets:write'));
     // The scope is checked before the body: a bad body from a read-only key is 403, not 400.
     expect((await api.request('POST', '/v1/pets', { headers: bearer(reader.key), body: '{bad' })).body).toEqual(forbidden('pets:write'));

@@ -34,7 +34,11 @@ export class UnauthorizedError extends DomainError {
 
 /** Valid credentials that lack the scope the operation needs. */
 export class ForbiddenError extends DomainError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The bearer scopes missing (RFC 6750 §3.1: error="insufficient_scope"), when that is the reason. */
+    readonly missingScopes: string[] = [],
+  ) {
     super('forbidden', message);
   }
 }

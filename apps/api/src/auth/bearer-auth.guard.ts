@@ -47,7 +47,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     const required = this.reflector.getAllAndOverride<ApiKeyScope[] | undefined>(REQUIRED_SCOPES, [context.getHandler(), context.getClass()]) ?? [];
     const missing = required.filter((scope) => !key.scopes.includes(scope));
     if (missing.length > 0) {
-      throw new ForbiddenError(`This API key lacks the ${missing.join(', ')} scope that this operation needs`);
+      throw new ForbiddenError(`This API key lacks the ${missing.join(', ')} scope that this operation needs`, missing);
     }
     request.apiKey = key;
     return principal;
