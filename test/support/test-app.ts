@@ -30,9 +30,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Starts the real service on a free loopback port against a database of the suite's own. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+/**
+ * Starts the real service on a free loopback port against a database of the suite's own, or against
+ * `shared` (another instance's database, which `close` then leaves in place).
+ */
+export async function startTestApp(env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestApp> {
+  const database = shared ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', ...env });
   const app = await createApp(config, { url: database.url, embedded: database.embedded });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -68,7 +71,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await sql.end();
       await app.close();
-      await database.drop();
+      if (!shared) await database.drop();
     },
   };
 }

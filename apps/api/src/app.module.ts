@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module';
 import { APP_CONFIG, AppConfig } from './config/config';
-import { DatabaseTarget, databaseOptions } from './database/database.options';
+import { DATABASE_TARGET, DatabaseTarget, databaseOptions } from './database/database.options';
 import { OrdersModule } from './orders/orders.module';
 import { PetsModule } from './pets/pets.module';
 
@@ -11,15 +11,18 @@ export class AppModule {
   static forRoot(config: AppConfig, database: DatabaseTarget): DynamicModule {
     return {
       module: AppModule,
-      global: true, // APP_CONFIG is needed by every feature module
+      global: true, // APP_CONFIG and DATABASE_TARGET are needed by feature modules
       imports: [
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.databasePoolSize), retryAttempts: 2, retryDelay: 1000 }),
         AuthModule,
         PetsModule,
         OrdersModule,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }],
-      exports: [APP_CONFIG],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: DATABASE_TARGET, useValue: database },
+      ],
+      exports: [APP_CONFIG, DATABASE_TARGET],
     };
   }
 }

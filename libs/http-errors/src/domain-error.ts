@@ -32,6 +32,17 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/** Valid credentials that lack the scope the operation needs. */
+export class ForbiddenError extends DomainError {
+  constructor(
+    message: string,
+    /** The bearer scopes missing (RFC 6750 §3.1: error="insufficient_scope"), when that is the reason. */
+    readonly missingScopes: string[] = [],
+  ) {
+    super('forbidden', message);
+  }
+}
+
 /** Too many requests; the client may retry after the given number of seconds. */
 export class RateLimitedError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {

@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { ApiError, ErrorCode, apiError } from '@petstore/contracts';
-import { DomainError, RateLimitedError, UnauthorizedError } from './domain-error';
+import { DomainError, ForbiddenError, RateLimitedError, UnauthorizedError } from './domain-error';
 import { RouteTable } from './route-table';
 
 export interface MappedError {
@@ -36,6 +36,9 @@ function fromDomainError(error: DomainError): MappedError {
   const headers: Record<string, string> = {};
   if (error instanceof UnauthorizedError) {
     headers['www-authenticate'] = error.tokenPresented ? 'Bearer error="invalid_token"' : 'Bearer';
+  }
+  if (error instanceof ForbiddenError && error.missingScopes.length > 0) {
+    headers['www-authenticate'] = `Bearer error="insufficient_scope", scope="${error.missingScopes.join(' ')}"`;
   }
   if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
   return result(apiError(error.code, error.message, error.details), headers, error.code === 'internal_error');

@@ -1,4 +1,4 @@
-export { DomainError, RateLimitedError, UnauthorizedError, ValidationFailedError } from './domain-error';
+export { DomainError, ForbiddenError, RateLimitedError, UnauthorizedError, ValidationFailedError } from './domain-error';
 export { codeForStatus, isDatabaseUnavailable, mapError } from './error-mapping';
 export type { MappedError, RequestLine } from './error-mapping';
 export { GlobalExceptionFilter, frameworkErrorHandler, sendError } from './global-exception.filter';

@@ -1,34 +1,114 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/config';
-import { ApiKeyPrincipal, generateApiKey, hashApiKey } from './api-key';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig, ConfigError } from '../config/config';
+import { DATABASE_TARGET, DatabaseTarget } from '../database/database.options';
+import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from '../keys/api-key';
+import { ApiKeysStore } from '../keys/api-keys.store';
+import { ApiKeyCache } from './api-key-cache';
+import { ApiKeyChangeListener } from './api-key-changes';
+
+/** Trusted while LISTEN works: changes arrive as notifications; this only bounds a missed one. */
+const LISTENING_TTL_MS = 60_000;
+/** Trusted without notifications (embedded PostgreSQL, lost listener): keeps revocation under 5 s. */
+const POLLING_TTL_MS = 3_000;
+const USAGE_FLUSH_MS = 5_000;
 
 /**
- * Knows the accepted API keys, by digest only. Keys come from `API_KEYS`; in development a start
- * with no key creates one and prints it once.
+ * Decides which keys are accepted. Keys from `API_KEYS` live in memory with every scope; issued keys
+ * live in the database, looked up by digest through a bounded cache. In development a start with no
+ * usable key anywhere creates one and prints it once; in production such a start fails.
  */
 @Injectable()
-export class ApiKeysService implements OnModuleInit {
+export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('ApiKeys');
-  private readonly byDigest = new Map<string, ApiKeyPrincipal>();
+  private readonly environmentKeys = new Map<string, ApiKeyPrincipal>();
+  private readonly store: ApiKeysStore;
+  private readonly cache: ApiKeyCache;
+  private readonly listener?: ApiKeyChangeListener;
+  private readonly lastUsed = new Map<string, Date>();
+  private flushTimer?: NodeJS.Timeout;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  onModuleInit(): void {
-    this.config.apiKeys.forEach((key, index) => this.accept(key, { keyId: `env-${index + 1}`, label: `API_KEYS entry ${index + 1}` }));
-    if (this.byDigest.size > 0) return;
-    if (this.config.nodeEnv === 'production') {
-      throw new Error('No API key is configured: set API_KEYS to a comma-separated list of keys before starting in production');
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DATABASE_TARGET) database: DatabaseTarget,
+    dataSource: DataSource,
+  ) {
+    this.store = new ApiKeysStore(dataSource);
+    this.cache = new ApiKeyCache((digest) => this.store.findUsable(digest), {
+      capacity: 10_000,
+      knownTtlMs: POLLING_TTL_MS,
+      unknownTtlMs: POLLING_TTL_MS,
+      maxConcurrentLoads: 4,
+    });
+    // pglite-socket does not deliver notifications between connections, so the embedded database polls.
+    if (!database.embedded) {
+      this.listener = new ApiKeyChangeListener(database.url, {
+        changed: (digest) => this.cache.invalidate(digest),
+        listening: () => {
+          this.cache.clear();
+          this.cache.setKnownTtl(LISTENING_TTL_MS);
+        },
+        lost: () => this.cache.setKnownTtl(POLLING_TTL_MS),
+      });
     }
-    const key = generateApiKey();
-    this.accept(key, { keyId: 'dev-1', label: 'development key' });
-    this.logger.warn(`No API key was configured, so one was created for this run. Use it as "Authorization: Bearer ${key}"`);
   }
 
-  authenticate(token: string): ApiKeyPrincipal | undefined {
-    return this.byDigest.get(hashApiKey(token));
+  async onModuleInit(): Promise<void> {
+    this.config.apiKeys.forEach((key, index) =>
+      this.environmentKeys.set(hashApiKey(key), { keyId: `env-${index + 1}`, label: `API_KEYS entry ${index + 1}`, scopes: API_KEY_SCOPES }),
+    );
+    if (this.environmentKeys.size === 0) await this.ensureSomeKey();
+    await this.listener?.start();
+    this.flushTimer = setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS).unref();
   }
 
-  private accept(key: string, principal: ApiKeyPrincipal): void {
-    this.byDigest.set(hashApiKey(key), principal);
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.listener?.stop();
+    await this.flushUsage();
+  }
+
+  /** The principal for a presented key, or undefined when it is not (or no longer) accepted. */
+  async authenticate(token: string): Promise<ApiKeyPrincipal | undefined> {
+    const digest = hashApiKey(token);
+    const fromEnvironment = this.environmentKeys.get(digest);
+    if (fromEnvironment) return fromEnvironment;
+    // Cheap path: a token that cannot be one of ours never reaches the cache or the database.
+    if (!API_KEY_FORMAT.test(token)) return undefined;
+    const principal = await this.cache.get(digest);
+    if (principal) this.lastUsed.set(principal.keyId, new Date());
+    return principal;
+  }
+
+  /** `last used` is written in batches, never once per request. */
+  private async flushUsage(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const batch = new Map(this.lastUsed);
+    this.lastUsed.clear();
+    try {
+      await this.store.recordUsage(batch);
+    } catch (error) {
+      for (const [id, at] of batch) if (!this.lastUsed.has(id)) this.lastUsed.set(id, at);
+      this.logger.warn(`Could not record when API keys were last used: ${(error as Error).message}`);
+    }
+  }
+
+  private async ensureSomeKey(): Promise<void> {
+    const created = await this.store.dataSource.transaction(async (manager) => {
+      // Two instances starting together create one key, not two.
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('api_keys bootstrap'))`);
+      if (await this.store.hasUsableKey(manager)) return undefined;
+      if (this.config.nodeEnv === 'production') {
+        throw new ConfigError([
+          'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again',
+        ]);
+      }
+      return this.store.create({ label: 'development key', scopes: [...API_KEY_SCOPES] }, manager);
+    });
+    if (!created) return;
+    // Printed once, on the console only (never through the logger): it is the key itself.
+    console.log(
+      `No API key existed, so development key ${created.record.id} was created. It is shown only this once:\n  Authorization: Bearer ${created.key}`,
+    );
   }
 }

@@ -1,14 +1,18 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { UnauthorizedError } from '@petstore/http-errors';
+import { ForbiddenError, UnauthorizedError } from '@petstore/http-errors';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyPrincipal } from './api-key';
+import { ApiKeyPrincipal, ApiKeyScope } from '../keys/api-key';
 import { IS_PUBLIC } from './public.decorator';
+import { REQUIRED_SCOPES } from './scopes.decorator';
 
 export type AuthenticatedRequest = FastifyRequest & { apiKey?: ApiKeyPrincipal };
 
-/** The one global guard: every route needs a valid API key unless it is marked @Public(). */
+/**
+ * The one global guard: every route needs a valid API key unless it is marked @Public(), and the key
+ * must hold the scopes the route names with @RequireScopes().
+ */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
   constructor(private readonly reflector: Reflector) {
@@ -39,7 +43,13 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
         presented,
       );
     }
-    request.apiKey = principal as unknown as ApiKeyPrincipal;
+    const key = principal as unknown as ApiKeyPrincipal;
+    const required = this.reflector.getAllAndOverride<ApiKeyScope[] | undefined>(REQUIRED_SCOPES, [context.getHandler(), context.getClass()]) ?? [];
+    const missing = required.filter((scope) => !key.scopes.includes(scope));
+    if (missing.length > 0) {
+      throw new ForbiddenError(`This API key lacks the ${missing.join(', ')} scope that this operation needs`, missing);
+    }
+    request.apiKey = key;
     return principal;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
-import { ApiKeyPrincipal } from './api-key';
+import { ApiKeyPrincipal } from '../keys/api-key';
 import { ApiKeysService } from './api-keys.service';
 
 @Injectable()
@@ -10,7 +10,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     super();
   }
 
-  validate(token: string): ApiKeyPrincipal | false {
-    return this.apiKeys.authenticate(token) ?? false;
+  async validate(token: string): Promise<ApiKeyPrincipal | false> {
+    return (await this.apiKeys.authenticate(token)) ?? false;
   }
 }

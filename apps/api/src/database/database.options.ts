@@ -1,6 +1,10 @@
 import { DataSourceOptions } from 'typeorm';
+import { ApiKeyEntity } from '../keys/api-key.entity';
 import { PetEntity } from '../pets/pet.entity';
 import { migrations } from './migrations';
+
+/** Injection token of the DatabaseTarget the app was built for. */
+export const DATABASE_TARGET = Symbol('DATABASE_TARGET');
 
 export interface DatabaseTarget {
   url: string;
@@ -13,7 +17,7 @@ export function databaseOptions(target: DatabaseTarget, poolSize: number): DataS
   return {
     type: 'postgres',
     url: target.url,
-    entities: [PetEntity],
+    entities: [PetEntity, ApiKeyEntity],
     migrations,
     migrationsRun: true,
     migrationsTransactionMode: 'each',

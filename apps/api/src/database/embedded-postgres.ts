@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ConfigError } from '../config/config';
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL the app connects to with pg, exactly as to a server. */
@@ -8,22 +10,50 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
+/** Written into DATA_DIR while a process serves it: PGlite files can be opened by one process only. */
+const OWNER_FILE = 'embedded-postgres.json';
+
 /**
  * Starts PGlite (PostgreSQL compiled to WebAssembly) and serves it over the PostgreSQL wire protocol
  * on a free loopback port, so the app speaks to it through pg and TypeORM like to any server.
  * `dataDir` is a folder, or `memory://` for a database that lives only as long as the process.
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+    const owner = runningEmbeddedPostgres(dataDir);
+    if (owner) throw new ConfigError([`DATA_DIR ${dataDir} is in use: process ${owner.pid} already serves its embedded PostgreSQL`]);
+  }
   const db = await PGlite.create(dataDir);
   // PGlite runs one query at a time; the socket server queues the connections' queries.
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
   await server.start();
+  const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  if (!inMemory) writeFileSync(join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.pid, url }));
   return {
-    url: `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
+    url,
     async stop() {
+      if (!inMemory) rmSync(join(dataDir, OWNER_FILE), { force: true });
       await server.stop();
       await db.close();
     },
   };
+}
+
+/** The process serving the embedded PostgreSQL in `dataDir`, and its URL, when one is running. */
+export function runningEmbeddedPostgres(dataDir: string): { pid: number; url: string } | undefined {
+  let owner: { pid: number; url: string };
+  try {
+    owner = JSON.parse(readFileSync(join(dataDir, OWNER_FILE), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  try {
+    process.kill(owner.pid, 0);
+    return owner;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else. Anything else: a stale file.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? owner : undefined;
+  }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@petstore/http-errors';
+import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrorResponses } from '../docs/openapi.decorators';
 
 export class OrdersNotImplementedError extends DomainError {
@@ -14,6 +15,7 @@ export class OrdersNotImplementedError extends DomainError {
 @Controller('store/orders')
 export class OrdersController {
   @Get()
+  @RequireScopes('orders:read')
   @ApiOperation({ operationId: 'listOrders', summary: 'List orders (experimental)', description: 'Exists but is not specified yet; it answers 501 `not_implemented`.' })
   @ApiExtension('x-stability', 'experimental')
   @ApiErrorResponses(401, 501)

@@ -3,6 +3,7 @@ import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CURSOR_MAX_LENGTH, ListPetsQuery, NewPet, Pet, PET_ID_MAX, PET_STATUSES, listLimitSchema } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
+import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { DeprecationConfig } from '../http/deprecation';
 import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from '../http/validation.pipes';
@@ -25,6 +26,7 @@ export class PetsController {
 
   @Get()
   @RouteSchema(PETS_RESPONSE)
+  @RequireScopes('pets:read')
   @ApiOperation({ operationId: 'listPets', summary: 'List animals', description: 'Returns a page of animals in ascending `id` order, optionally only those with one status.' })
   @ApiQuery({ name: 'limit', required: false, schema: listLimitSchema, description: 'Maximum number of animals returned.' })
   @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: [...PET_STATUSES] }, description: 'Keep only animals with this status.' })
@@ -59,6 +61,7 @@ export class PetsController {
   @Post()
   @HttpCode(201)
   @RouteSchema(CREATED_PET_RESPONSE)
+  @RequireScopes('pets:write')
   @ApiOperation({ operationId: 'createPet', summary: 'Add an animal', description: 'Adds an animal; the service assigns its `id`.' })
   @ApiBody({ required: true, schema: schemaRef('NewPet') })
   @ApiResponse({
@@ -77,6 +80,7 @@ export class PetsController {
   @Get(':petId')
   @RouteConfig(GET_PET_DEPRECATION)
   @RouteSchema(PET_RESPONSE)
+  @RequireScopes('pets:read')
   @ApiOperation({
     operationId: 'getPet',
     summary: 'Get one animal (deprecated)',

@@ -1,0 +1,86 @@
+import { StoredKey } from '../keys/api-keys.store';
+import { ApiKeyCache, Lru } from './api-key-cache';
+
+const stored = (keyId: string, expiresAt: Date | null = null): StoredKey => ({
+  principal: { keyId, label: keyId, scopes: ['pets:read'] },
+  expiresAt,
+});
+
+function setup(keys: Record<string, StoredKey>, capacity = 100) {
+  let now = 1_000_000;
+  const loads: string[] = [];
+  const cache = new ApiKeyCache(
+    async (digest) => {
+      loads.push(digest);
+      return keys[digest];
+    },
+    { capacity, knownTtlMs: 3000, unknownTtlMs: 3000, maxConcurrentLoads: 2 },
+    () => now,
+  );
+  return { cache, loads, advance: (ms: number) => (now += ms), keys };
+}
+
+describe('Lru', () => {
+  it('keeps at most its capacity, forgetting the least recently used first', () => {
+    const lru = new Lru<string, number>(2);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    lru.get('a');
+    lru.set('c', 3);
+    expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.size]).toEqual([1, undefined, 3, 2]);
+  });
+});
+
+describe('ApiKeyCache', () => {
+  it('asks the database once per key while the entry is fresh, and again once it is stale', async () => {
+    const { cache, loads, advance } = setup({ a: stored('1') });
+    expect(await cache.get('a')).toEqual(stored('1').principal);
+    await cache.get('a');
+    expect(loads).toEqual(['a']);
+    advance(3000);
+    await cache.get('a');
+    expect(loads).toEqual(['a', 'a']);
+  });
+
+  it('remembers unknown digests too, and shares one query between concurrent look-ups', async () => {
+    const { cache, loads } = setup({});
+    expect(await Promise.all([cache.get('x'), cache.get('x'), cache.get('x')])).toEqual([undefined, undefined, undefined]);
+    await cache.get('x');
+    expect(loads).toEqual(['x']);
+  });
+
+  it('refuses a cached key once its expiry passes, without a query', async () => {
+    const { cache, loads, advance } = setup({ a: stored('1', new Date(1_000_500)) });
+    expect(await cache.get('a')).toBeDefined();
+    advance(500);
+    expect(await cache.get('a')).toBeUndefined();
+    expect(loads).toEqual(['a']);
+  });
+
+  it('forgets an invalidated key, and a revoked one is refused at its next look-up', async () => {
+    const { cache, loads, keys } = setup({ a: stored('1') });
+    await cache.get('a');
+    delete keys.a;
+    cache.invalidate('a');
+    expect(await cache.get('a')).toBeUndefined();
+    expect(loads).toEqual(['a', 'a']);
+  });
+
+  it('does not keep an answer that was loading when the key was invalidated', async () => {
+    const { cache, loads, keys } = setup({ a: stored('1') });
+    const loading = cache.get('a');
+    delete keys.a;
+    cache.invalidate('a');
+    await loading;
+    expect(await cache.get('a')).toBeUndefined();
+    expect(loads).toEqual(['a', 'a']);
+  });
+
+  it('keeps known keys apart from unknown ones, so a flood of unknown keys cannot evict them', async () => {
+    const { cache, loads } = setup({ a: stored('1') }, 10);
+    await cache.get('a');
+    for (let i = 0; i < 50; i++) await cache.get(`unknown-${i}`);
+    await cache.get('a');
+    expect(loads.filter((d) => d === 'a')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,131 @@
+import { ApiKeyPrincipal } from '../keys/api-key';
+import { StoredKey } from '../keys/api-keys.store';
+
+/** A size-capped map that forgets the least recently used entry first (a Map keeps insertion order). */
+export class Lru<K, V> {
+  private readonly map = new Map<K, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+export interface ApiKeyCacheOptions {
+  capacity: number;
+  /** How long an accepted key is trusted without asking the database again. */
+  knownTtlMs: number;
+  /** How long an unknown digest is refused without asking the database again. */
+  unknownTtlMs: number;
+  /** Database look-ups running at once: a flood of unknown keys cannot take the connection pool. */
+  maxConcurrentLoads: number;
+}
+
+interface Entry {
+  key: StoredKey | undefined;
+  checkedAt: number;
+}
+
+/**
+ * Digest → key, so a known key costs no database round trip. Known and unknown digests live in
+ * separate LRUs, so a flood of random keys cannot push the real ones out; concurrent look-ups of one
+ * digest share one query, and look-ups queue behind a small concurrency limit.
+ */
+export class ApiKeyCache {
+  private readonly known: Lru<string, Entry>;
+  private readonly unknown: Lru<string, Entry>;
+  private readonly loading = new Map<string, Promise<Entry>>();
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+
+  constructor(
+    private readonly load: (digest: string) => Promise<StoredKey | undefined>,
+    private options: ApiKeyCacheOptions,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.known = new Lru(options.capacity);
+    this.unknown = new Lru(options.capacity);
+  }
+
+  async get(digest: string): Promise<ApiKeyPrincipal | undefined> {
+    const now = this.now();
+    let entry = this.known.get(digest) ?? this.unknown.get(digest);
+    if (!entry || now - entry.checkedAt >= (entry.key ? this.options.knownTtlMs : this.options.unknownTtlMs)) {
+      entry = await this.refresh(digest);
+    }
+    const expiresAt = entry.key?.expiresAt?.getTime();
+    return expiresAt !== undefined && expiresAt <= this.now() ? undefined : entry.key?.principal;
+  }
+
+  /** Forgets one digest: its next use asks the database. */
+  invalidate(digest: string): void {
+    this.known.delete(digest);
+    this.unknown.delete(digest);
+    this.loading.delete(digest);
+  }
+
+  clear(): void {
+    this.known.clear();
+    this.unknown.clear();
+    this.loading.clear();
+  }
+
+  setKnownTtl(ms: number): void {
+    this.options = { ...this.options, knownTtlMs: ms };
+  }
+
+  private refresh(digest: string): Promise<Entry> {
+    let pending = this.loading.get(digest);
+    if (!pending) {
+      pending = this.limited(async () => {
+        const checkedAt = this.now();
+        const entry = { key: await this.load(digest), checkedAt };
+        // An invalidation that arrived while loading wins: the entry is not kept.
+        if (this.loading.get(digest) === pending) {
+          (entry.key ? this.unknown : this.known).delete(digest);
+          (entry.key ? this.known : this.unknown).set(digest, entry);
+        }
+        return entry;
+      }).finally(() => {
+        if (this.loading.get(digest) === pending) this.loading.delete(digest);
+      });
+      this.loading.set(digest, pending);
+    }
+    return pending;
+  }
+
+  private async limited<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.options.maxConcurrentLoads) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      return await task();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}

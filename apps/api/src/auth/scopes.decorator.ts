@@ -1,0 +1,22 @@
+import { SetMetadata, applyDecorators } from '@nestjs/common';
+import { ApiExtension, ApiResponse } from '@nestjs/swagger';
+import { schemaRef } from '../docs/openapi.decorators';
+import { ApiKeyScope } from '../keys/api-key';
+
+export const REQUIRED_SCOPES = 'petstore:requiredScopes';
+
+/**
+ * The scopes a key needs for this operation (checked by the global guard, 403 `forbidden` when one is
+ * missing), shown in the document as `x-required-scopes` and in the 403 response.
+ */
+export function RequireScopes(...scopes: ApiKeyScope[]) {
+  return applyDecorators(
+    SetMetadata(REQUIRED_SCOPES, scopes),
+    ApiExtension('x-required-scopes', scopes),
+    ApiResponse({
+      status: 403,
+      description: `The API key lacks the ${scopes.map((s) => `\`${s}\``).join(', ')} scope this operation needs (code \`forbidden\`).`,
+      content: { 'application/json': { schema: schemaRef('Error') } },
+    }),
+  );
+}

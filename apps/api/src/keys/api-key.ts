@@ -1,0 +1,33 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** What a key may do. Each operation needs one of these; a key holds any subset. */
+export const API_KEY_SCOPES = ['pets:read', 'pets:write', 'orders:read'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** `pet_` + 43 base64url characters (32 random bytes): recognisable by secret scanners. */
+export const API_KEY_FORMAT = /^pet_[A-Za-z0-9_-]{43}$/;
+
+/** Who a request acts as, once its key is accepted. Never holds the key itself. */
+export interface ApiKeyPrincipal {
+  keyId: string;
+  label: string;
+  scopes: readonly ApiKeyScope[];
+}
+
+export function generateApiKey(): string {
+  return `pet_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Keys are stored and compared only as SHA-256 digests; a 256-bit random key needs no slow hash. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Reads a comma-separated scope list; an empty list means every scope. Throws on an unknown scope. */
+export function parseScopes(raw: string | undefined): ApiKeyScope[] {
+  const names = (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (names.length === 0) return [...API_KEY_SCOPES];
+  const unknown = names.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new Error(`Unknown scope ${unknown.join(', ')}: the scopes are ${API_KEY_SCOPES.join(', ')}`);
+  return API_KEY_SCOPES.filter((s) => names.includes(s));
+}

@@ -1,0 +1,107 @@
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { ApiKeyPrincipal, ApiKeyScope, generateApiKey, hashApiKey } from './api-key';
+import { ApiKeyEntity } from './api-key.entity';
+
+/** A refusal of the key tool, worded for the person who ran it. */
+export class ApiKeyToolError extends Error {}
+
+export interface NewApiKey {
+  label: string;
+  scopes: ApiKeyScope[];
+  expiresAt?: Date;
+}
+
+export interface IssuedApiKey {
+  /** The key itself: shown once, never stored. */
+  key: string;
+  record: ApiKeyEntity;
+}
+
+/** A stored key as the request path needs it. */
+export interface StoredKey {
+  principal: ApiKeyPrincipal;
+  expiresAt: Date | null;
+}
+
+/** The api_keys table, used by the service and by the key tool alike. */
+export class ApiKeysStore {
+  constructor(readonly dataSource: DataSource) {}
+
+  async create(input: NewApiKey, manager: EntityManager = this.dataSource.manager): Promise<IssuedApiKey> {
+    const key = generateApiKey();
+    const repository = manager.getRepository(ApiKeyEntity);
+    const { id } = await repository.save(
+      repository.create({ label: input.label, keyHash: hashApiKey(key), scopes: input.scopes, expiresAt: input.expiresAt ?? null }),
+    );
+    return { key, record: await repository.findOneByOrFail({ id }) };
+  }
+
+  list(): Promise<ApiKeyEntity[]> {
+    return this.dataSource.getRepository(ApiKeyEntity).find({ order: { id: 'ASC' } });
+  }
+
+  /** Revokes a key; revoking a revoked key changes nothing. Returns the key as it now stands. */
+  async revoke(id: string): Promise<ApiKeyEntity> {
+    const repository = this.dataSource.getRepository(ApiKeyEntity);
+    await repository.update({ id: this.checkId(id), revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    const key = await repository.findOneBy({ id });
+    if (!key) throw new ApiKeyToolError(`No API key has the id ${id}`);
+    return key;
+  }
+
+  /**
+   * Issues a successor with the same label and scopes; the old key stays valid for `graceMs`
+   * (never longer than it would have anyway), then is refused.
+   */
+  rotate(id: string, graceMs: number, expiresAt?: Date): Promise<{ old: ApiKeyEntity; successor: IssuedApiKey }> {
+    return this.dataSource.transaction(async (manager) => {
+      const repository = manager.getRepository(ApiKeyEntity);
+      const old = await repository.findOne({ where: { id: this.checkId(id) }, lock: { mode: 'pessimistic_write' } });
+      if (!old) throw new ApiKeyToolError(`No API key has the id ${id}`);
+      if (old.revokedAt) throw new ApiKeyToolError(`API key ${id} is revoked; create a new key instead`);
+      if (old.replacedBy) throw new ApiKeyToolError(`API key ${id} was already rotated; its successor is ${old.replacedBy}`);
+      if (old.expiresAt && old.expiresAt.getTime() <= Date.now()) throw new ApiKeyToolError(`API key ${id} has expired; create a new key instead`);
+      const successor = await this.create({ label: old.label, scopes: old.scopes, expiresAt }, manager);
+      await manager.query(
+        `UPDATE api_keys SET replaced_by = $2,
+           expires_at = LEAST(COALESCE(expires_at, 'infinity'), now() + make_interval(secs => $3))
+         WHERE id = $1`,
+        [id, successor.record.id, graceMs / 1000],
+      );
+      return { old: await repository.findOneByOrFail({ id }), successor };
+    });
+  }
+
+  /** The key with this digest when it is neither revoked nor expired. */
+  async findUsable(digest: string): Promise<StoredKey | undefined> {
+    const rows: { id: string; label: string; scopes: ApiKeyScope[]; expires_at: Date | null }[] = await this.dataSource.query(
+      `SELECT id, label, scopes, expires_at FROM api_keys
+       WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+      [digest],
+    );
+    const row = rows[0];
+    return row && { principal: { keyId: String(row.id), label: row.label, scopes: row.scopes }, expiresAt: row.expires_at };
+  }
+
+  async hasUsableKey(manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM api_keys WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,
+    );
+    return rows.length > 0;
+  }
+
+  /** Records when keys were last used, many keys in one statement. */
+  async recordUsage(lastUsed: Map<string, Date>): Promise<void> {
+    if (lastUsed.size === 0) return;
+    await this.dataSource.query(
+      `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
+       FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
+      [[...lastUsed.keys()], [...lastUsed.values()].map((d) => d.toISOString())],
+    );
+  }
+
+  private checkId(id: string): string {
+    if (!/^[1-9][0-9]{0,17}$/.test(id)) throw new ApiKeyToolError(`"${id.slice(0, 40)}" is not an API key id (see: keys list)`);
+    return id;
+  }
+}

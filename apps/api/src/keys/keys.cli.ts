@@ -1,0 +1,145 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { DataSource } from 'typeorm';
+import { ConfigError, loadConfig } from '../config/config';
+import { databaseOptions } from '../database/database.options';
+import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
+import { parseScopes } from './api-key';
+import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyToolError, ApiKeysStore } from './api-keys.store';
+
+const USAGE = `Usage:
+  keys create --name <label> [--scopes a,b] [--expires <ISO date>]   prints the new key alone on stdout
+  keys list [--json]
+  keys revoke <id>
+  keys rotate <id> [--grace <duration: 30s, 10m, 1h, 7d>] [--expires <ISO date>]
+Database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR (default .data/).`;
+
+class UsageError extends Error {}
+
+/** The key tool. Results (a key, the list) go to stdout; everything else to stderr. */
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      expires: { type: 'string' },
+      grace: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, id, ...extra] = positionals;
+  if (values.help || !command) throw new UsageError('');
+  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}"`);
+  const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires);
+
+  await withStore(async (store) => {
+    switch (command) {
+      case 'create': {
+        const label = values.name?.trim();
+        if (!label || label.length > 100 || /[\x00-\x1f\x7f]/.test(label)) throw new UsageError('--name <label> is required: 1 to 100 characters');
+        const { key, record } = await store.create({ label, scopes: scopesOption(values.scopes), expiresAt });
+        process.stderr.write(`Created API key ${record.id} "${record.label}" (${record.scopes.join(', ')}). It is shown only this once:\n`);
+        process.stdout.write(`${key}\n`);
+        return;
+      }
+      case 'list': {
+        const keys = await store.list();
+        process.stdout.write(values.json ? `${JSON.stringify(keys, null, 2)}\n` : formatTable(keys));
+        return;
+      }
+      case 'revoke': {
+        const key = await store.revoke(requireId(id));
+        process.stderr.write(`API key ${key.id} "${key.label}" revoked at ${key.revokedAt!.toISOString()}; running services refuse it within 5 seconds\n`);
+        return;
+      }
+      case 'rotate': {
+        const graceMs = values.grace === undefined ? 0 : parseDuration(values.grace);
+        const { old, successor } = await store.rotate(requireId(id), graceMs, expiresAt);
+        process.stderr.write(
+          `API key ${old.id} rotated: successor ${successor.record.id}; the old key is refused from ${old.expiresAt!.toISOString()}. The new key is shown only this once:\n`,
+        );
+        process.stdout.write(`${successor.key}\n`);
+        return;
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}"`);
+    }
+  });
+}
+
+/**
+ * Opens the service's database, applying migrations on a fresh one. The embedded data directory can
+ * be opened by one process only: when a service is serving it, the tool connects to that service's
+ * embedded PostgreSQL instead of opening the files.
+ */
+async function withStore(run: (store: ApiKeysStore) => Promise<void>): Promise<void> {
+  const config = loadConfig();
+  const running = config.databaseUrl ? undefined : runningEmbeddedPostgres(config.dataDir);
+  const embedded = config.databaseUrl || running ? undefined : await startEmbeddedPostgres(config.dataDir);
+  const url = config.databaseUrl ?? running?.url ?? embedded!.url;
+  const dataSource = new DataSource(databaseOptions({ url, embedded: !config.databaseUrl }, 1));
+  try {
+    await dataSource.initialize().catch((error: Error) => {
+      const where = running ? ` served by process ${running.pid} at ${running.url}` : '';
+      throw new ApiKeyToolError(`Cannot open the database${where}: ${error.message}`);
+    });
+    await run(new ApiKeysStore(dataSource));
+  } finally {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await embedded?.stop();
+  }
+}
+
+function scopesOption(raw: string | undefined) {
+  try {
+    return parseScopes(raw);
+  } catch (error) {
+    throw new UsageError(`--scopes: ${(error as Error).message}`);
+  }
+}
+
+function requireId(id: string | undefined): string {
+  if (!id) throw new UsageError('The id of the key is required (see: keys list)');
+  return id;
+}
+
+function parseExpiry(raw: string): Date {
+  const date = new Date(raw);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(date.getTime())) throw new UsageError(`--expires must be an ISO 8601 date (got "${raw}")`);
+  if (date.getTime() <= Date.now()) throw new UsageError(`--expires must be in the future (got "${raw}")`);
+  return date;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `0`, or a whole number of seconds, minutes, hours or days, up to a year. */
+function parseDuration(raw: string): number {
+  const match = /^(\d{1,6})([smhd])$/.exec(raw);
+  const ms = raw === '0' ? 0 : match ? Number(match[1]) * UNIT_MS[match[2]] : NaN;
+  if (!(ms >= 0 && ms <= 366 * UNIT_MS.d)) throw new UsageError(`--grace must be a duration such as 30s, 10m, 1h or 7d, at most a year (got "${raw}")`);
+  return ms;
+}
+
+function formatTable(keys: ApiKeyEntity[]): string {
+  const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
+  const rows = [
+    ['ID', 'LABEL', 'SCOPES', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED', 'REPLACED BY'],
+    ...keys.map((k) => [k.id, k.label, k.scopes.join(','), when(k.createdAt), when(k.lastUsedAt), when(k.expiresAt), when(k.revokedAt), k.replacedBy ?? '-']),
+  ];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message ? `${error.message}\n\n` : ''}${USAGE}\n`);
+    process.exit(error.message ? 2 : 0);
+  }
+  const known = error instanceof ApiKeyToolError || error instanceof ConfigError;
+  process.stderr.write(`${known ? (error as Error).message : error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { Client } from 'pg';
+import { hashApiKey } from '../../apps/api/src/keys/api-key';
+import { MAIN, ROOT, run } from '../support/processes';
+import { TestDatabase, createTestDatabase } from '../support/test-database';
+
+// Real processes and databases on a shared 2-core machine: starting them may take a while under load.
+jest.setTimeout(120_000);
+
+describe('API keys at start (e2e)', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('production with no key anywhere refuses to start and says how to create one', async () => {
+    const result = await run(process.execPath, [MAIN], { NODE_ENV: 'production', CURSOR_SECRET: 'a-production-cursor-secret-of-32-chars-or-more', DATABASE_URL: database.url, PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again',
+    );
+  });
+
+  it('development with no key anywhere creates one, stores it and prints it once', async () => {
+    const service = spawn(process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', DATABASE_URL: database.url, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const lines: string[] = [];
+      for await (const line of createInterface({ input: service.stdout })) {
+        lines.push(line);
+        if (line.startsWith('Pet Store API listening')) break;
+      }
+      const printed = lines.join('\n').match(/pet_[A-Za-z0-9_-]{43}/g) ?? [];
+      expect(printed).toHaveLength(1);
+      const stored = (await queryDatabase(database.url, 'SELECT label, key_hash, scopes FROM api_keys')).rows;
+      expect(stored).toEqual([{ label: 'development key', key_hash: hashApiKey(printed[0] ?? ''), scopes: ['pets:read', 'pets:write', 'orders:read'] }]);
+    } finally {
+      service.kill('SIGTERM');
+      await once(service, 'exit');
+    }
+  });
+});
+
+async function queryDatabase(url: string, text: string) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
