@@ -1,0 +1,100 @@
+import { AUTH, TestApp, startTestApp } from '../support/test-app';
+import { JSON_CONTENT_TYPE, expectError } from '../support/expectations';
+
+describe('routing errors, the Error body and the documents (e2e)', () => {
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await startTestApp();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  describe('unknown routes: 404 not_found', () => {
+    it.each([
+      ['GET', '/pets'],
+      ['POST', '/pets'],
+      ['GET', '/pets/1'],
+      ['GET', '/store/orders'],
+      ['GET', '/'],
+      ['GET', '/v1'],
+      ['GET', '/v1/'],
+      ['GET', '/v2/pets'],
+      ['GET', '/V1/pets'],
+      ['GET', '/v1/pet'],
+      ['GET', '/v1/pets/1/owner'],
+      ['GET', '/v1/store'],
+    ])('%s %s', async (method, path) => {
+      const response = await api.request(method, path, { headers: AUTH });
+      expectError(response, 404, 'not_found', `No route matches ${method} ${path}`);
+    });
+
+    it('answers 404 without a key too, and echoes no query string', async () => {
+      expectError(await api.request('GET', '/pets?limit=5'), 404, 'not_found', 'No route matches GET /pets');
+    });
+
+    it('shortens a very long path in the message', async () => {
+      const path = `/v1/${'a'.repeat(300)}`;
+      expectError(await api.request('GET', path, { headers: AUTH }), 404, 'not_found', `No route matches GET ${path.slice(0, 200)}…`);
+    });
+  });
+
+  describe('known path, wrong method: 405 method_not_allowed with Allow', () => {
+    it.each([
+      ['DELETE', '/v1/pets', 'GET, HEAD, POST'],
+      ['PUT', '/v1/pets', 'GET, HEAD, POST'],
+      ['PATCH', '/v1/pets', 'GET, HEAD, POST'],
+      ['OPTIONS', '/v1/pets', 'GET, HEAD, POST'],
+      ['POST', '/v1/pets/1', 'GET, HEAD'],
+      ['DELETE', '/v1/pets/1', 'GET, HEAD'],
+      ['PUT', '/v1/pets/abc', 'GET, HEAD'],
+      ['POST', '/v1/store/orders', 'GET, HEAD'],
+    ])('%s %s', async (method, path, allow) => {
+      const response = await api.request(method, path, { headers: AUTH });
+      expectError(response, 405, 'method_not_allowed', `${method} is not allowed on ${path}; allowed: ${allow}`);
+      expect(response.headers.get('allow')).toBe(allow);
+    });
+  });
+
+  describe('GET /v1/store/orders', () => {
+    it('answers 501 not_implemented to an authenticated request', async () => {
+      const response = await api.request('GET', '/v1/store/orders', { headers: AUTH });
+      expectError(response, 501, 'not_implemented', 'GET /v1/store/orders is not implemented yet: its behaviour is not specified');
+    });
+  });
+
+  describe('a path that is not a valid URL', () => {
+    it('answers 400 validation_failed with the Error body', async () => {
+      expectError(await api.request('GET', '/v1/pets/%ZZ', { headers: AUTH }), 400, 'validation_failed', 'The request path is not a valid URL');
+    });
+  });
+
+  describe('the documents are served without a key', () => {
+    it('Swagger UI at /docs', async () => {
+      const response = await api.request('GET', '/docs');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(response.text).toContain('<title>Pet Store API</title>');
+    });
+
+    it('the OpenAPI document at /docs/openapi.json', async () => {
+      const response = await api.request('GET', '/docs/openapi.json');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+      expect(response.body.openapi).toMatch(/^3\./);
+      expect(response.body.info.version).toBe('1.0.0');
+      expect(Object.keys(response.body.paths).sort()).toEqual(['/pets', '/pets/{petId}', '/store/orders']);
+      expect(response.body.paths['/pets/{petId}'].get).toMatchObject({ operationId: 'getPet', deprecated: true });
+    });
+
+    it('the same document as YAML at /docs/openapi.yaml', async () => {
+      const response = await api.request('GET', '/docs/openapi.yaml');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/yaml/);
+      expect(response.text).toMatch(/^openapi: 3\./);
+      expect(response.text).toContain("version: 1.0.0");
+      expect(response.text).toContain('operationId: getPet');
+    });
+  });
+});
