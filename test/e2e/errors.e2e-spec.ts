@@ -24,6 +24,8 @@ describe('routing errors, the Error body and the documents (e2e)', () => {
       ['GET', '/V1/pets'],
       ['GET', '/v1/pet'],
       ['GET', '/v1/pets/1/owner'],
+      ['GET', '/v1/pets/'],
+      ['DELETE', '/v1/pets/'],
       ['GET', '/v1/store'],
     ])('%s %s', async (method, path) => {
       const response = await api.request(method, path, { headers: AUTH });
