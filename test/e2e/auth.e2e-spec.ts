@@ -1,4 +1,4 @@
-import { countPets, AUTH, TEST_API_KEY, TestApp, startTestApp } from '../support/test-app';
+import { countPets, AUTH, TEST_API_KEY, TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
 import { expectDeprecationHeaders, expectInvalidKey, expectMissingKey, seedPets, truncatePets } from '../support/expectations';
 
 const VALID_PET = { name: 'Rex', categoryId: 3 };
@@ -16,10 +16,10 @@ describe('authentication (e2e)', () => {
 
   beforeAll(async () => {
     api = await startTestApp();
-  });
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await api?.close();
-  });
+  }, STARTUP_TIMEOUT_MS);
   beforeEach(async () => {
     await truncatePets(api);
     await seedPets(api, [{ name: 'Seed', categoryId: 1, status: 'available' }]);

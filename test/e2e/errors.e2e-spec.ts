@@ -1,4 +1,4 @@
-import { AUTH, TestApp, startTestApp } from '../support/test-app';
+import { AUTH, TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectError } from '../support/expectations';
 
 describe('routing errors, the Error body and the documents (e2e)', () => {
@@ -6,10 +6,10 @@ describe('routing errors, the Error body and the documents (e2e)', () => {
 
   beforeAll(async () => {
     api = await startTestApp();
-  });
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await api?.close();
-  });
+  }, STARTUP_TIMEOUT_MS);
 
   describe('unknown routes: 404 not_found', () => {
     it.each([

@@ -1,4 +1,4 @@
-import { AUTH, TestApp, countPets, startTestApp } from '../support/test-app';
+import { AUTH, TestApp, countPets, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectError, expectValidationFailed, storedPets, truncatePets } from '../support/expectations';
 
 const NAME_RULE = 'name must be 1 to 255 characters long';
@@ -10,10 +10,10 @@ describe('createPet: POST /v1/pets (e2e)', () => {
 
   beforeAll(async () => {
     api = await startTestApp();
-  });
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await api?.close();
-  });
+  }, STARTUP_TIMEOUT_MS);
   beforeEach(async () => {
     await truncatePets(api);
   });

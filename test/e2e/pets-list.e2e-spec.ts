@@ -1,4 +1,4 @@
-import { AUTH, TestApp, startTestApp } from '../support/test-app';
+import { AUTH, TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectValidationFailed, seedPets, truncatePets } from '../support/expectations';
 
 const LIMIT_RULE = 'limit must be an integer from 1 to 100';
@@ -17,10 +17,10 @@ describe('listPets: GET /v1/pets (e2e)', () => {
     api = await startTestApp();
     await truncatePets(api);
     await seedPets(api, SEED);
-  });
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await api?.close();
-  });
+  }, STARTUP_TIMEOUT_MS);
 
   const list = (query = '') => api.request('GET', `/v1/pets${query}`, { headers: AUTH });
 

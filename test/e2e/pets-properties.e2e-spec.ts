@@ -1,9 +1,11 @@
 import fc from 'fast-check';
-import { AUTH, TestApp, countPets, startTestApp } from '../support/test-app';
+import { AUTH, TestApp, countPets, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
 import { storedPets, truncatePets } from '../support/expectations';
 
 const STATUSES = ['available', 'pending', 'sold'] as const;
 const MAX_CATEGORY = 9007199254740991;
+/** Hundreds of requests each; the embedded PostgreSQL on a busy machine needs more than the default. */
+const PROPERTY_TIMEOUT_MS = 180_000;
 
 /** One Unicode code point that may appear in a name: anything but C0 controls, DEL and surrogates. */
 const nameCharacter = fc
@@ -58,10 +60,10 @@ describe('createPet properties (e2e, generated bodies)', () => {
   beforeAll(async () => {
     api = await startTestApp();
     await truncatePets(api);
-  });
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await api?.close();
-  });
+  }, STARTUP_TIMEOUT_MS);
 
   it('stores every valid body and returns it byte-identical, name exactly as sent', async () => {
     await fc.assert(
@@ -78,7 +80,7 @@ describe('createPet properties (e2e, generated bodies)', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('refuses every body that breaks one rule with 400 naming the field, and stores nothing', async () => {
     const before = (await storedPets(api)).length;
@@ -94,5 +96,5 @@ describe('createPet properties (e2e, generated bodies)', () => {
       { numRuns: 200 },
     );
     expect(await countPets(api)).toBe(before);
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });

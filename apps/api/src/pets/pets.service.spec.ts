@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable, mapError } from '@petstore/http-errors';
 import { DataSource } from 'typeorm';
-import { TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
+import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
 import { databaseOptions } from '../database/database.options';
 import { PetEntity } from './pet.entity';
 import { PetNotFoundError, PetsService } from './pets.service';
@@ -16,11 +16,11 @@ describe('PetsService', () => {
     dataSource = new DataSource(databaseOptions({ url: database.url, embedded: database.embedded }, 2));
     await dataSource.initialize();
     service = new PetsService(dataSource.getRepository(PetEntity));
-  });
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await dataSource?.destroy();
     await database?.drop();
-  });
+  }, STARTUP_TIMEOUT_MS);
   beforeEach(async () => {
     await dataSource.query('TRUNCATE pets RESTART IDENTITY');
   });
