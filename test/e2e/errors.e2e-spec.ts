@@ -59,6 +59,19 @@ describe('routing errors, the Error body and the documents (e2e)', () => {
     });
   });
 
+  it('answers 405 before authentication, as there is no operation to authorise', async () => {
+    const response = await api.request('DELETE', '/v1/pets/1');
+    expectError(response, 405, 'method_not_allowed', 'DELETE is not allowed on /v1/pets/1; allowed: GET, HEAD');
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('serves HEAD wherever GET is served, with headers and no body', async () => {
+    const response = await api.request('HEAD', '/v1/pets', { headers: AUTH });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+    expect(response.text).toBe('');
+  });
+
   describe('GET /v1/store/orders', () => {
     it('answers 501 not_implemented to an authenticated request', async () => {
       const response = await api.request('GET', '/v1/store/orders', { headers: AUTH });

@@ -71,6 +71,12 @@ describe('createPet: POST /v1/pets (e2e)', () => {
       expect((await storedPets(api))[0].categoryId).toBe(categoryId);
     });
 
+    it.each(['3.0', '3e0', '0.3e1'])('reads categoryId written as %s as the integer 3 (JSON has one number type)', async (written) => {
+      const response = await post(`{"name":"Rex","categoryId":${written}}`);
+      expect(response.status).toBe(201);
+      expect(response.text).toBe('{"id":1,"name":"Rex","categoryId":3,"status":"available"}');
+    });
+
     it.each([
       ['application/json; charset=utf-8'],
       ['Application/JSON'],
