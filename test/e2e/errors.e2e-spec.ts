@@ -1,7 +1,7 @@
 import { AUTH, TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectError } from '../support/expectations';
 
-describe('routing errors, the Error body and the documents (e2e)', () => {
+describe('routing errors and the Error body (e2e)', () => {
   let api: TestApp;
 
   beforeAll(async () => {
@@ -82,34 +82,6 @@ describe('routing errors, the Error body and the documents (e2e)', () => {
   describe('a path that is not a valid URL', () => {
     it('answers 400 validation_failed with the Error body', async () => {
       expectError(await api.request('GET', '/v1/pets/%ZZ', { headers: AUTH }), 400, 'validation_failed', 'The request path is not a valid URL');
-    });
-  });
-
-  describe('the documents are served without a key', () => {
-    it('Swagger UI at /docs', async () => {
-      const response = await api.request('GET', '/docs');
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(response.text).toContain('<title>Pet Store API</title>');
-    });
-
-    it('the OpenAPI document at /docs/openapi.json', async () => {
-      const response = await api.request('GET', '/docs/openapi.json');
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
-      expect(response.body.openapi).toMatch(/^3\./);
-      expect(response.body.info.version).toBe('1.0.0');
-      expect(Object.keys(response.body.paths).sort()).toEqual(['/pets', '/pets/{petId}', '/store/orders']);
-      expect(response.body.paths['/pets/{petId}'].get).toMatchObject({ operationId: 'getPet', deprecated: true });
-    });
-
-    it('the same document as YAML at /docs/openapi.yaml', async () => {
-      const response = await api.request('GET', '/docs/openapi.yaml');
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toMatch(/yaml/);
-      expect(response.text).toMatch(/^openapi: 3\./);
-      expect(response.text).toContain("version: 1.0.0");
-      expect(response.text).toContain('operationId: getPet');
     });
   });
 });
