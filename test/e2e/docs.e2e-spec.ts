@@ -66,6 +66,12 @@ describe('the API documents, served without a key (e2e)', () => {
     expect(document.paths['/pets'].get.deprecated).toBeUndefined();
   });
 
+  it('documents petId as an int64 without a rounded maximum', () => {
+    const petId = document.paths['/pets/{petId}'].get.parameters.find((p: { name: string }) => p.name === 'petId');
+    expect(petId).toMatchObject({ in: 'path', required: true, schema: { type: 'integer', format: 'int64', minimum: 1 } });
+    expect(petId.schema.maximum).toBeUndefined();
+  });
+
   it('documents the limit bounds and default, and the status default', () => {
     const limit = document.paths['/pets'].get.parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
