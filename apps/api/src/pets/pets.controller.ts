@@ -57,12 +57,7 @@ export class PetsController {
     description: 'Returns one animal. Deprecated: to be removed on 5 December 2030; use `GET /pets` with the `status` filter instead.',
     deprecated: true,
   })
-  // No `maximum`: 2^63 - 1 cannot be written exactly as a JS number; format int64 states the bound.
-  @ApiParam({
-    name: 'petId',
-    description: `Identifier of the animal: an integer from 1 to ${PET_ID_MAX}.`,
-    schema: { type: 'integer', format: 'int64', minimum: 1 },
-  })
+  @ApiParam({ name: 'petId', description: 'Identifier of the animal.', schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number(PET_ID_MAX) } })
   @ApiResponse({ status: 200, description: 'The animal.', content: { 'application/json': { schema: schemaRef('Pet') } } })
   @ApiErrorResponses(400, 401, 404, 503)
   get(@Param('petId', PetIdPipe) petId: string): Promise<Pet> {
