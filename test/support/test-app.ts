@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { createApp } from '../../apps/api/src/app.factory';
 import { loadConfig } from '../../apps/api/src/config/config';
 import { TestDatabase, createTestDatabase } from './test-database';
+export { STARTUP_TIMEOUT_MS } from './test-database';
 
 export const TEST_API_KEY = 'test-key-0123456789abcdefghijklmnop';
 export const AUTH = { authorization: `Bearer ${TEST_API_KEY}` };

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 
+/** For beforeAll/afterAll: starting an embedded PostgreSQL and the app takes seconds, more on a busy 2-core machine. */
+export const STARTUP_TIMEOUT_MS = 120_000;
+
 export interface TestDatabase {
   url: string;
   embedded: boolean;

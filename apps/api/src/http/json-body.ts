@@ -1,4 +1,4 @@
-import { DomainError } from '@petstore/http-errors';
+import { DomainError, ValidationFailedError } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -50,7 +50,7 @@ function tooLarge(): DomainError {
 
 function parseJson(bytes: Buffer): unknown {
   if (bytes.length === 0) {
-    return new RejectedBody(new DomainError('validation_failed', 'The request body is required'));
+    return new RejectedBody(new ValidationFailedError([{ field: 'body', message: 'The request body is required' }]));
   }
   try {
     return JSON.parse(utf8.decode(bytes));

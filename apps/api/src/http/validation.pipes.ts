@@ -28,11 +28,11 @@ export class ListPetsQueryPipe implements PipeTransform<unknown, ListPetsQuery> 
   }
 }
 
-/** A positive integer in the int64 range, returned as its canonical decimal text. */
+/** A positive integer in the int64 range (leading zeros allowed), returned as its canonical decimal text. */
 @Injectable()
 export class PetIdPipe implements PipeTransform<unknown, string> {
   transform(value: unknown): string {
-    if (typeof value === 'string' && /^[0-9]{1,19}$/.test(value)) {
+    if (typeof value === 'string' && /^0*[1-9][0-9]{0,18}$/.test(value)) {
       const id = BigInt(value);
       if (id >= 1n && id <= BigInt(PET_ID_MAX)) return id.toString();
     }

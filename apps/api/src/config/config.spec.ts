@@ -1,0 +1,97 @@
+import { ConfigError, loadConfig } from './config';
+
+const CWD = '/srv/petstore';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, CWD);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('loadConfig accepted the environment');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults for an empty environment', () => {
+    expect(loadConfig({}, CWD)).toEqual({
+      nodeEnv: 'development',
+      host: '127.0.0.1',
+      port: 3000,
+      databaseUrl: undefined,
+      dataDir: '/srv/petstore/.data',
+      apiKeys: [],
+      publicBaseUrl: 'https://petstore.example.com/v1',
+      stagingBaseUrl: 'https://staging.petstore.example.com/v1',
+      databasePoolSize: 10,
+    });
+  });
+
+  it('reads every variable', () => {
+    expect(
+      loadConfig(
+        {
+          NODE_ENV: 'production',
+          HOST: '0.0.0.0',
+          PORT: '8080',
+          DATABASE_URL: 'postgresql://app@db:5432/petstore',
+          DATA_DIR: '/var/lib/petstore',
+          API_KEYS: ' key-aaaaaaaaaaaaaaaa , pet_bbbbbbbbbbbbbbbbbbbb ,,',
+          PUBLIC_BASE_URL: 'https://api.example.org/v1/',
+          STAGING_BASE_URL: 'http://staging.example.org/v1',
+          DATABASE_POOL_SIZE: '4',
+        },
+        CWD,
+      ),
+    ).toEqual({
+      nodeEnv: 'production',
+      host: '0.0.0.0',
+      port: 8080,
+      databaseUrl: 'postgresql://app@db:5432/petstore',
+      dataDir: '/var/lib/petstore',
+      apiKeys: ['key-aaaaaaaaaaaaaaaa', 'pet_bbbbbbbbbbbbbbbbbbbb'],
+      publicBaseUrl: 'https://api.example.org/v1',
+      stagingBaseUrl: 'http://staging.example.org/v1',
+      databasePoolSize: 4,
+    });
+  });
+
+  it('resolves a relative DATA_DIR against the working directory', () => {
+    expect(loadConfig({ DATA_DIR: 'data/db' }, CWD).dataDir).toBe('/srv/petstore/data/db');
+  });
+
+  it.each([
+    ['NODE_ENV', 'staging', 'NODE_ENV must be development, production or test (got "staging")'],
+    ['PORT', 'abc', 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    ['PORT', '65536', 'PORT must be an integer from 0 to 65535 (got "65536")'],
+    ['PORT', '-1', 'PORT must be an integer from 0 to 65535 (got "-1")'],
+    ['PORT', '80.5', 'PORT must be an integer from 0 to 65535 (got "80.5")'],
+    ['DATABASE_POOL_SIZE', '0', 'DATABASE_POOL_SIZE must be an integer from 1 to 100 (got "0")'],
+    ['DATABASE_URL', 'mysql://localhost/db', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    ['DATABASE_URL', 'not a url', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    ['API_KEYS', 'short', 'API_KEYS entry 1 must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /'],
+    ['API_KEYS', 'good-key-aaaaaaaaaaaa,has spaces in it!!', 'API_KEYS entry 2 must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /'],
+    ['PUBLIC_BASE_URL', 'https://api.example.org', 'PUBLIC_BASE_URL must be an http(s) URL ending in /v1'],
+    ['STAGING_BASE_URL', 'ftp://staging.example.org/v1', 'STAGING_BASE_URL must be an http(s) URL ending in /v1'],
+  ])('stops on a bad %s (%s), naming the variable', (name, value, problem) => {
+    expect(problemsOf({ [name]: value })).toEqual([problem]);
+  });
+
+  it('reports every bad variable at once, in a message that names each', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'x', NODE_ENV: 'qa' }, CWD);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toBe(
+      'Invalid configuration:\n  - NODE_ENV must be development, production or test (got "qa")\n  - PORT must be an integer from 0 to 65535 (got "x")',
+    );
+  });
+
+  it('never echoes an API key in its message', () => {
+    const message = problemsOf({ API_KEYS: 'secret key with spaces' }).join('\n');
+    expect(message).not.toContain('secret');
+  });
+});

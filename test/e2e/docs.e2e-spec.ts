@@ -1,0 +1,67 @@
+import { TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { JSON_CONTENT_TYPE } from '../support/expectations';
+
+const PUBLIC_BASE_URL = 'https://api.petstore.test/v1';
+const STAGING_BASE_URL = 'https://staging.petstore.test/v1';
+
+describe('the API documents, served without a key (e2e)', () => {
+  let api: TestApp;
+  let document: any; // the parsed OpenAPI document
+
+  beforeAll(async () => {
+    api = await startTestApp({ PUBLIC_BASE_URL, STAGING_BASE_URL });
+    document = (await api.request('GET', '/docs/openapi.json')).body;
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await api?.close();
+  }, STARTUP_TIMEOUT_MS);
+
+  it('serves the OpenAPI 3 document as JSON at /docs/openapi.json', async () => {
+    const response = await api.request('GET', '/docs/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.info).toMatchObject({ title: 'Pet Store API', version: '1.0.0' });
+  });
+
+  it('serves the same document as YAML at /docs/openapi.yaml', async () => {
+    const response = await api.request('GET', '/docs/openapi.yaml');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/yaml/);
+    expect(response.text).toMatch(/^openapi: 3\./);
+    expect(response.text).toContain('version: 1.0.0');
+    expect(response.text).toContain(`url: ${PUBLIC_BASE_URL}`);
+  });
+
+  it('serves Swagger UI at /docs', async () => {
+    const response = await api.request('GET', '/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.text).toContain('<title>Pet Store API</title>');
+    expect((await api.request('GET', '/docs/swagger-ui-bundle.js')).status).toBe(200);
+  });
+
+  it('lists this instance first, then production and staging from the configuration', () => {
+    expect(document.servers.map((s: { url: string }) => s.url)).toEqual(['/v1', PUBLIC_BASE_URL, STAGING_BASE_URL]);
+  });
+
+  it('has paths relative to the /v1 servers, with the decided operationIds', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { operationId: string }>).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    );
+    expect(operations.sort()).toEqual(['GET /pets listPets', 'GET /pets/{petId} getPet', 'GET /store/orders listOrders', 'POST /pets createPet']);
+  });
+
+  it('marks getPet deprecated and listOrders experimental', () => {
+    expect(document.paths['/pets/{petId}'].get.deprecated).toBe(true);
+    expect(document.paths['/store/orders'].get['x-stability']).toBe('experimental');
+    expect(document.paths['/pets'].get.deprecated).toBeUndefined();
+  });
+
+  it('documents the limit bounds and default, and the status default', () => {
+    const limit = document.paths['/pets'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(document.components.schemas.NewPet.properties.status.default).toBe('available');
+    expect(document.components.schemas.NewPet.additionalProperties).toBe(false);
+  });
+});
