@@ -2,6 +2,7 @@ import { isDatabaseUnavailable, mapError } from '@petstore/http-errors';
 import { DataSource } from 'typeorm';
 import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
 import { databaseOptions } from '../database/database.options';
+import { PetCursors } from './pet-cursors';
 import { PetEntity } from './pet.entity';
 import { PetNotFoundError, PetsService } from './pets.service';
 
@@ -15,7 +16,7 @@ describe('PetsService', () => {
     database = await createTestDatabase();
     dataSource = new DataSource(databaseOptions({ url: database.url, embedded: database.embedded }, 2));
     await dataSource.initialize();
-    service = new PetsService(dataSource.getRepository(PetEntity));
+    service = new PetsService(dataSource.getRepository(PetEntity), new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }));
   }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await dataSource?.destroy();
@@ -57,25 +58,25 @@ describe('PetsService', () => {
     });
 
     it('returns at most 20 pets in ascending id order when no limit is given', async () => {
-      const pets = await service.list({});
+      const { pets } = await service.list({});
       expect(pets.map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       expect(pets[0]).toEqual({ id: 1, name: 'Pet 1', categoryId: 1, status: 'available' });
     });
 
     it('returns at most limit pets', async () => {
-      expect((await service.list({ limit: 3 })).map((p) => p.id)).toEqual([1, 2, 3]);
-      expect(await service.list({ limit: 100 })).toHaveLength(25);
+      expect((await service.list({ limit: 3 })).pets.map((p) => p.id)).toEqual([1, 2, 3]);
+      expect((await service.list({ limit: 100 })).pets).toHaveLength(25);
     });
 
     it('keeps ascending id order even when rows were stored out of order', async () => {
       await dataSource.query("UPDATE pets SET name = 'changed' WHERE id = 1");
-      expect((await service.list({ limit: 2 })).map((p) => p.id)).toEqual([1, 2]);
+      expect((await service.list({ limit: 2 })).pets.map((p) => p.id)).toEqual([1, 2]);
     });
 
     it('filters by status', async () => {
-      const pets = await service.list({ status: 'pending', limit: 100 });
+      const { pets } = await service.list({ status: 'pending', limit: 100 });
       expect(pets.map((p) => p.id)).toEqual([2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24]);
-      expect(await service.list({ status: 'sold' })).toEqual([]);
+      expect(await service.list({ status: 'sold' })).toEqual({ pets: [] });
     });
   });
 
