@@ -24,6 +24,8 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://petstore.example.com/v1',
       stagingBaseUrl: 'https://staging.petstore.example.com/v1',
       databasePoolSize: 10,
+      cursorSecrets: ['petstore-development-cursor-secret-not-for-production'],
+      webConcurrency: 1,
     });
   });
 
@@ -40,6 +42,8 @@ describe('loadConfig', () => {
           PUBLIC_BASE_URL: 'https://api.example.org/v1/',
           STAGING_BASE_URL: 'http://staging.example.org/v1',
           DATABASE_POOL_SIZE: '4',
+          CURSOR_SECRET: 'new-cursor-secret-0123456789abcdef, old-cursor-secret-0123456789abcdef',
+          WEB_CONCURRENCY: '2',
         },
         CWD,
       ),
@@ -53,6 +57,8 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://api.example.org/v1',
       stagingBaseUrl: 'http://staging.example.org/v1',
       databasePoolSize: 4,
+      cursorSecrets: ['new-cursor-secret-0123456789abcdef', 'old-cursor-secret-0123456789abcdef'],
+      webConcurrency: 2,
     });
   });
 
