@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPetStoreClient } from '@petstore/client';
 import { ContractChecker } from '../support/contract';
@@ -38,15 +37,8 @@ describe('OpenAPI document and typed client (e2e)', () => {
   });
 
   it('has the client types generated from the snapshot (regenerate them with `pnpm client:generate`)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petstore-client-'));
-    try {
-      const cli = join(ROOT, 'libs', 'client', 'node_modules', '.bin', 'openapi-typescript');
-      execFileSync(cli, [join(ROOT, 'docs', 'openapi.json'), '--output', join(dir, 'schema.ts')], { stdio: 'pipe' });
-      const committed = readFileSync(join(ROOT, 'libs', 'client', 'src', 'schema.ts'), 'utf8');
-      expect(readFileSync(join(dir, 'schema.ts'), 'utf8')).toBe(committed);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // openapi-typescript --check fails when regenerating would change libs/client/src/schema.ts.
+    expect(() => execFileSync('pnpm', ['run', 'generate', '--check'], { cwd: join(ROOT, 'libs', 'client'), stdio: 'pipe' })).not.toThrow();
   });
 
   it('describes the four operations with their markers, relative to servers ending in /v1', () => {

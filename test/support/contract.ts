@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
-interface OpenApiDocument {
+export interface OpenApiDocument {
   servers?: { url: string }[];
   paths: Record<string, Record<string, Operation> & { servers?: { url: string }[] }>;
 }

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { createApp } from '../../apps/api/src/app.factory';
 import { loadConfig } from '../../apps/api/src/config/config';
-import { ContractChecker } from './contract';
+import { ContractChecker, OpenApiDocument } from './contract';
 import { TestDatabase, createTestDatabase } from './test-database';
 
 export const TEST_API_KEY = 'test-key-0123456789abcdefghijklmnop';
@@ -52,7 +52,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 
   let checker: ContractChecker | undefined;
   async function checkContract(method: string, url: string, response: Response, text: string, body: unknown): Promise<void> {
-    checker ??= new ContractChecker(await (await fetch(`${baseUrl}/docs/openapi.json`)).json());
+    checker ??= new ContractChecker((await (await fetch(`${baseUrl}/docs/openapi.json`)).json()) as OpenApiDocument);
     const problem = checker.problem(method, url, response.status, response.headers.get('content-type'), body, text);
     if (problem) throw new Error(`Contract broken by ${method} ${url}: ${problem}`);
   }

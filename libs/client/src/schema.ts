@@ -95,7 +95,7 @@ export interface components {
              * @description Availability; `available` when omitted.
              * @default available
              */
-            status: components["schemas"]["PetStatus"];
+            status?: components["schemas"]["PetStatus"];
         };
         /** @description An animal as returned by the service. */
         Pet: {
