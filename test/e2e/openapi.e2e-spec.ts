@@ -94,6 +94,28 @@ describe('OpenAPI document and typed client (e2e)', () => {
     const notFound = { code: 'not_found', message: 'No route', status: 404 };
     expect(checker.problem('GET', '/v1/nothing', 404, json, notFound, '')).toBeUndefined();
     expect(checker.problem('GET', '/v1/nothing', 404, json, { message: 'x' }, '')).toMatch(/required property 'code'/);
+    expect(checker.problem('GET', '/v1/pets/1', 404, json, { ...notFound, status: 400 }, '')).toMatch(/says status 400, the answer is 404/);
+    expect(checker.problem('HEAD', '/v1/pets', 200, json, undefined, '')).toBeUndefined();
+  });
+
+  it('documents every kind of answer the service gives (request() checks each against the document)', async () => {
+    const answers: [string, string, Record<string, string>, unknown, number][] = [
+      ['GET', '/v1/pets?limit=101', AUTH, undefined, 400],
+      ['POST', '/v1/pets', AUTH, '{"name":', 400],
+      ['POST', '/v1/pets', { ...AUTH, 'content-type': 'text/plain' }, 'Rex', 415],
+      ['POST', '/v1/pets', AUTH, { name: 'x'.repeat(70 * 1024), categoryId: 1 }, 413],
+      ['GET', '/v1/pets/abc', AUTH, undefined, 400],
+      ['GET', '/v1/pets/1', {}, undefined, 401],
+      ['GET', '/v1/store/orders', AUTH, undefined, 501],
+      ['GET', '/v1/store/orders', {}, undefined, 401],
+      ['DELETE', '/v1/pets', AUTH, undefined, 405],
+      ['GET', '/pets', AUTH, undefined, 404],
+      ['HEAD', '/v1/pets', AUTH, undefined, 200],
+    ];
+    for (const [method, path, headers, body, status] of answers) {
+      const response = await api.request(method, path, { headers, body });
+      expect(`${method} ${path} ${response.status}`).toBe(`${method} ${path} ${status}`);
+    }
   });
 
   describe('@petstore/client against the running service', () => {

@@ -40,20 +40,25 @@ export class ContractChecker {
   /** What breaks the contract in this answer, or undefined when nothing does. */
   problem(method: string, url: string, status: number, contentType: string | null, body: unknown, text: string): string | undefined {
     const path = new URL(url, 'http://x').pathname;
-    const route = this.routes.find((r) => r.method === method.toLowerCase() && r.pattern.test(path));
+    // HEAD is served for every GET route: the GET operation's statuses, without a body.
+    const head = method.toUpperCase() === 'HEAD';
+    const route = this.routes.find((r) => r.method === (head ? 'get' : method.toLowerCase()) && r.pattern.test(path));
     if (!route) {
-      if (status !== 404 && status !== 405) return `${method} ${path} is no documented operation, yet it answered ${status}`;
-      return this.bodyProblem('#/components/schemas/Error', contentType, body, text);
+      if (status !== 404 && status !== 405) {
+        return `${method} ${path} is no documented operation, yet it answered ${status}: document it, or opt out with { contract: false } if it is outside the API on purpose`;
+      }
+      return head ? undefined : this.bodyProblem('#/components/schemas/Error', status, contentType, body, text);
     }
     const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => route.operation.responses[k]);
     if (!key) return `status ${status} is not documented for ${method} ${path}`;
+    if (head) return undefined;
     const content = route.operation.responses[key].content;
     if (!content) return text === '' ? undefined : `${method} ${path} ${status} has a body the document does not describe`;
     if (!content['application/json']) return `${method} ${path} ${status} is documented without an application/json body`;
-    return this.bodyProblem(`${route.pointer}/responses/${key}/content/application~1json/schema`, contentType, body, text);
+    return this.bodyProblem(`${route.pointer}/responses/${key}/content/application~1json/schema`, status, contentType, body, text);
   }
 
-  private bodyProblem(pointer: string, contentType: string | null, body: unknown, text: string): string | undefined {
+  private bodyProblem(pointer: string, status: number, contentType: string | null, body: unknown, text: string): string | undefined {
     if (!contentType?.startsWith('application/json')) return `content-type is ${contentType}, not application/json`;
     if (body === undefined) return `the body is not JSON: ${text.slice(0, 200)}`;
     let validate = this.validators.get(pointer);
@@ -61,7 +66,9 @@ export class ContractChecker {
       validate = this.ajv.compile({ $ref: `openapi${pointer}` });
       this.validators.set(pointer, validate);
     }
-    if (validate(body)) return undefined;
-    return `the body does not match ${pointer}: ${this.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`;
+    if (!validate(body)) return `the body does not match ${pointer}: ${this.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`;
+    const bodyStatus = (body as { status?: unknown }).status;
+    if (status >= 400 && bodyStatus !== status) return `the Error body says status ${String(bodyStatus)}, the answer is ${status}`;
+    return undefined;
   }
 }

@@ -7,10 +7,10 @@ import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { buildOpenApiDocument } from './swagger';
 
 /** Where the committed snapshot of the document lives, relative to the repository root. */
-export const OPENAPI_SNAPSHOT = 'docs/openapi.json';
+const OPENAPI_SNAPSHOT = 'docs/openapi.json';
 
 /** The document exactly as /docs/openapi.json serves it, in the committed snapshot's layout. */
-export function formatDocument(document: unknown): string {
+function formatDocument(document: unknown): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 

@@ -94,6 +94,6 @@ export function setupSwagger(app: INestApplication, config: AppConfig): void {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
     customSiteTitle: 'Pet Store API',
-    swaggerOptions: { plugins: [downloadUrl, noTryItOutForExperimental], persistAuthorization: false },
+    swaggerOptions: { plugins: [downloadUrl, noTryItOutForExperimental] },
   });
 }
