@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { createApp } from '../../apps/api/src/app.factory';
 import { loadConfig } from '../../apps/api/src/config/config';
+import { ContractChecker, OpenApiDocument } from './contract';
 import { TestDatabase, createTestDatabase } from './test-database';
 export { STARTUP_TIMEOUT_MS } from './test-database';
 
@@ -19,6 +20,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sent as JSON unless it is already a string or Buffer. */
   body?: unknown;
+  /**
+   * false: do not check the answer against the OpenAPI document. Only for requests that are outside
+   * the API on purpose (the documents and Swagger UI themselves).
+   */
+  contract?: false;
 }
 
 export interface TestApp {
@@ -27,7 +33,10 @@ export interface TestApp {
   database: TestDatabase;
   /** A direct connection to the suite's database, to check what was (not) stored. */
   sql: Client;
+  /** Every answer is checked against the served OpenAPI document (see contract.ts) unless opted out. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** fetch for clients (e.g. @petstore/client), with the same check of every answer. */
+  fetch(input: Request): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -45,6 +54,13 @@ export async function startTestApp(env: Record<string, string> = {}, shared?: Te
   const sql = new Client({ connectionString: database.url });
   await sql.connect();
 
+  let checker: ContractChecker | undefined;
+  async function checkContract(method: string, url: string, response: Response, text: string, body: unknown): Promise<void> {
+    checker ??= new ContractChecker((await (await fetch(`${baseUrl}/docs/openapi.json`)).json()) as OpenApiDocument);
+    const problem = checker.problem(method, url, response.status, response.headers.get('content-type'), body, text);
+    if (problem) throw new Error(`Contract broken by ${method} ${url}: ${problem}`);
+  }
+
   async function request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
     const headers: Record<string, string> = { ...options.headers };
     let body: string | Buffer | undefined;
@@ -54,13 +70,17 @@ export async function startTestApp(env: Record<string, string> = {}, shared?: Te
     }
     const response = await fetch(baseUrl + path, { method, headers, body });
     const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = parseJson(text);
+    if (options.contract !== false) await checkContract(method, path, response, text, parsed);
     return { status: response.status, headers: response.headers, text, body: parsed };
+  }
+
+  async function checkedFetch(input: Request): Promise<Response> {
+    const response = await fetch(input);
+    const text = await response.clone().text();
+    const parsed = parseJson(text);
+    await checkContract(input.method, input.url, response, text, parsed);
+    return response;
   }
 
   return {
@@ -69,12 +89,21 @@ export async function startTestApp(env: Record<string, string> = {}, shared?: Te
     database,
     sql,
     request,
+    fetch: checkedFetch,
     async close() {
       await sql.end();
       await app.close();
       if (!shared) await database.drop();
     },
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The number of rows in the pets table. */

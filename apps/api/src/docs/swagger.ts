@@ -7,8 +7,26 @@ const DESCRIPTION = [
   'Keeps the records of the animals offered in the store: list them, add one, get one.',
   '',
   'Every operation needs an API key, sent as `Authorization: Bearer <API key>`.',
-  'Every error answers with the Error body `{ code, message, status }`.',
+  'Every error answers with the Error body `{ code, message, status }` as `application/json`;',
+  'besides the statuses listed per operation, a path the service does not know answers 404 `not_found`',
+  'and a known path with another method answers 405 `method_not_allowed` with an `Allow` header.',
 ].join('\n');
+
+/** Headers on every answer of a deprecated operation (see http/deprecation.ts). */
+const DEPRECATION_HEADERS = {
+  Deprecation: {
+    description: 'When the operation became deprecated, as `@<Unix time>` (RFC 9745).',
+    schema: { type: 'string', example: '@1767225600' },
+  },
+  Sunset: {
+    description: 'When the operation will be removed (RFC 8594).',
+    schema: { type: 'string', example: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+  },
+  Link: {
+    description: 'The operation that replaces it, with `rel="successor-version"`.',
+    schema: { type: 'string', example: '</v1/pets>; rel="successor-version"' },
+  },
+};
 
 /** Builds the OpenAPI document from the code; paths are relative to servers that end in `/v1`. */
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
@@ -20,13 +38,53 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .addServer('/v1', 'This instance')
     .addServer(config.publicBaseUrl, 'Production')
     .addServer(config.stagingBaseUrl, 'Staging')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key, sent as `Authorization: Bearer <API key>`.' }, 'apiKey')
     .addTag('pets', 'The animals of the store')
     .addTag('store', 'Store operations')
     .build();
+  // As in package.json: not licensed for use outside the Pet Store.
+  builder.info.license = { name: 'UNLICENSED' };
+  // Not addBearerAuth(): it adds `bearerFormat: JWT`, and the keys are opaque strings.
+  builder.components = {
+    securitySchemes: {
+      apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, sent as `Authorization: Bearer <API key>`.' },
+    },
+  };
   const document = SwaggerModule.createDocument(app, builder, { ignoreGlobalPrefix: true });
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiSchemas } };
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of [pathItem.get, pathItem.post, pathItem.put, pathItem.patch, pathItem.delete]) {
+      if (!operation?.deprecated) continue;
+      for (const response of Object.values(operation.responses)) {
+        if (response && 'description' in response) response.headers = { ...response.headers, ...DEPRECATION_HEADERS };
+      }
+    }
+  }
   return document;
+}
+
+/**
+ * A Swagger UI plugin (it runs in the browser, so it must not use anything from this module):
+ * operations marked `x-stability: experimental` offer no "Try it out".
+ */
+function noTryItOutForExperimental() {
+  return {
+    statePlugins: {
+      spec: {
+        wrapSelectors: {
+          allowTryItOutFor:
+            (original: (path: string, method: string) => boolean, system: any) =>
+            (_state: unknown, path: string, method: string) =>
+              system.specSelectors.specJson().getIn(['paths', path, method, 'x-stability']) !== 'experimental' &&
+              original(path, method),
+        },
+      },
+    },
+  };
+}
+
+/** Swagger UI's own DownloadUrl plugin, which setting `plugins` would otherwise drop. */
+function downloadUrl(system: unknown) {
+  return (globalThis as any).SwaggerUIBundle.plugins.DownloadUrl(system);
 }
 
 /** Serves the document at /docs/openapi.json and /docs/openapi.yaml and Swagger UI at /docs, without a key. */
@@ -36,5 +94,6 @@ export function setupSwagger(app: INestApplication, config: AppConfig): void {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
     customSiteTitle: 'Pet Store API',
+    swaggerOptions: { plugins: [downloadUrl, noTryItOutForExperimental] },
   });
 }

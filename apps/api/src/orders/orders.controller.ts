@@ -18,7 +18,7 @@ export class OrdersController {
   @RequireScopes('orders:read')
   @ApiOperation({ operationId: 'listOrders', summary: 'List orders (experimental)', description: 'Exists but is not specified yet; it answers 501 `not_implemented`.' })
   @ApiExtension('x-stability', 'experimental')
-  @ApiErrorResponses(401, 501)
+  @ApiErrorResponses(501)
   list(): never {
     throw new OrdersNotImplementedError();
   }

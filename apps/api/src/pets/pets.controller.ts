@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CURSOR_MAX_LENGTH, ListPetsQuery, NewPet, Pet, PET_ID_MAX, PET_STATUSES, listLimitSchema } from '@petstore/contracts';
+import { CURSOR_MAX_LENGTH, ListPetsQuery, NewPet, Pet, listLimitSchema } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
@@ -27,9 +27,14 @@ export class PetsController {
   @Get()
   @RouteSchema(PETS_RESPONSE)
   @RequireScopes('pets:read')
-  @ApiOperation({ operationId: 'listPets', summary: 'List animals', description: 'Returns a page of animals in ascending `id` order, optionally only those with one status.' })
+  @ApiOperation({
+    operationId: 'listPets',
+    summary: 'List animals',
+    description:
+      'Returns a paginated list of animals, a bare JSON array in ascending `id` order. When `limit` is omitted, at most 20 animals are returned; when `status` is given, only animals with that status are returned.',
+  })
   @ApiQuery({ name: 'limit', required: false, schema: listLimitSchema, description: 'Maximum number of animals returned.' })
-  @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: [...PET_STATUSES] }, description: 'Keep only animals with this status.' })
+  @ApiQuery({ name: 'status', required: false, schema: schemaRef('PetStatus'), description: 'Keep only animals with this status.' })
   @ApiQuery({
     name: 'cursor',
     required: false,
@@ -51,7 +56,7 @@ export class PetsController {
     },
     content: { 'application/json': { schema: schemaRef('Pets') } },
   })
-  @ApiErrorResponses(400, 401, 503)
+  @ApiErrorResponses(400)
   async list(@Query(ListPetsQueryPipe) query: ListPetsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
     const page = await this.pets.list(query);
     if (page.next !== undefined) reply.header('link', `<${nextPageUrl(query, page.next)}>; rel="next"`);
@@ -62,7 +67,12 @@ export class PetsController {
   @HttpCode(201)
   @RouteSchema(CREATED_PET_RESPONSE)
   @RequireScopes('pets:write')
-  @ApiOperation({ operationId: 'createPet', summary: 'Add an animal', description: 'Adds an animal; the service assigns its `id`.' })
+  @ApiOperation({
+    operationId: 'createPet',
+    summary: 'Add an animal',
+    description:
+      'Adds an animal. `name` and `categoryId` are required; `status` is optional (`available` when omitted). The service assigns `id`; the answer includes it.',
+  })
   @ApiBody({ required: true, schema: schemaRef('NewPet') })
   @ApiResponse({
     status: 201,
@@ -70,7 +80,7 @@ export class PetsController {
     headers: { Location: { description: 'The path of the new animal.', schema: { type: 'string' } } },
     content: { 'application/json': { schema: schemaRef('Pet') } },
   })
-  @ApiErrorResponses(400, 401, 413, 415, 503)
+  @ApiErrorResponses(400, 413, 415)
   async create(@Body(NewPetBodyPipe) body: NewPet, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet> {
     const pet = await this.pets.create(body);
     reply.header('location', `/v1/pets/${pet.id}`);
@@ -84,12 +94,13 @@ export class PetsController {
   @ApiOperation({
     operationId: 'getPet',
     summary: 'Get one animal (deprecated)',
-    description: 'Returns one animal. Deprecated: to be removed on 5 December 2030; use `GET /pets` with the `status` filter instead.',
+    description:
+      'Returns one animal. **Deprecated:** this endpoint is to be removed on 5 December 2030. The replacement is `GET /pets` with the `status` filter.',
     deprecated: true,
   })
-  @ApiParam({ name: 'petId', description: 'Identifier of the animal.', schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number(PET_ID_MAX) } })
+  @ApiParam({ name: 'petId', description: 'Identifier of the animal: a positive int64.', schema: { type: 'integer', format: 'int64', minimum: 1 } })
   @ApiResponse({ status: 200, description: 'The animal.', content: { 'application/json': { schema: schemaRef('Pet') } } })
-  @ApiErrorResponses(400, 401, 404, 503)
+  @ApiErrorResponses(400, 404)
   get(@Param('petId', PetIdPipe) petId: string): Promise<Pet> {
     return this.pets.get(petId);
   }

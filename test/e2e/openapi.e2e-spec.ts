@@ -1,0 +1,169 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPetStoreClient } from '@petstore/client';
+import { ContractChecker } from '../support/contract';
+import { AUTH, TEST_API_KEY, TestApp, startTestApp } from '../support/test-app';
+
+const ROOT = join(__dirname, '..', '..');
+
+describe('OpenAPI document and typed client (e2e)', () => {
+  let api: TestApp;
+  let document: any;
+
+  beforeAll(async () => {
+    api = await startTestApp();
+    document = (await api.request('GET', '/docs/openapi.json', { contract: false })).body;
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('serves the document without a key, as JSON and as YAML', async () => {
+    const json = await api.request('GET', '/docs/openapi.json', { contract: false });
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(json.body.openapi).toMatch(/^3\./);
+    const yaml = await api.request('GET', '/docs/openapi.yaml', { contract: false });
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toMatch(/yaml/);
+    expect(yaml.text).toMatch(/^openapi: 3\.0\.0$/m);
+    expect(yaml.text).toMatch(/operationId: getPet$/m);
+  });
+
+  it('equals the committed snapshot docs/openapi.json (regenerate it with `pnpm openapi:snapshot`)', () => {
+    const snapshot = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8'));
+    expect(document).toEqual(snapshot);
+  });
+
+  it('has the client types generated from the snapshot (regenerate them with `pnpm client:generate`)', () => {
+    // openapi-typescript --check fails when regenerating would change libs/client/src/schema.ts.
+    expect(() => execFileSync('pnpm', ['run', 'generate', '--check'], { cwd: join(ROOT, 'libs', 'client'), stdio: 'pipe' })).not.toThrow();
+  });
+
+  it('describes the four operations with their markers, relative to servers ending in /v1', () => {
+    expect(document.info).toMatchObject({ title: 'Pet Store API', version: '1.0.0' });
+    expect(document.servers.map((s: { url: string }) => s.url)).toEqual([
+      '/v1',
+      'https://petstore.example.com/v1',
+      'https://staging.petstore.example.com/v1',
+    ]);
+    const operations = Object.entries(document.paths).flatMap(([path, item]: [string, any]) =>
+      Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, ...op })),
+    );
+    expect(operations.map((o) => `${o.method} ${o.path} ${o.operationId}`).sort()).toEqual([
+      'get /pets listPets',
+      'get /pets/{petId} getPet',
+      'get /store/orders listOrders',
+      'post /pets createPet',
+    ]);
+    for (const op of operations) {
+      expect(op.security).toEqual([{ apiKey: [] }]);
+      expect(op.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+    expect(document.components.securitySchemes).toEqual({
+      apiKey: { type: 'http', scheme: 'bearer', description: expect.any(String) },
+    });
+    const getPet = document.paths['/pets/{petId}'].get;
+    expect(getPet.deprecated).toBe(true);
+    expect(getPet.description).toContain('5 December 2030');
+    expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset']);
+    expect(operations.filter((o) => o['x-stability']).map((o) => [o.operationId, o['x-stability']])).toEqual([
+      ['listOrders', 'experimental'],
+    ]);
+    const listPets = document.paths['/pets'].get;
+    expect(listPets.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }),
+        expect.objectContaining({ name: 'status', in: 'query', schema: { $ref: '#/components/schemas/PetStatus' } }),
+      ]),
+    );
+    expect(document.components.schemas.NewPet.properties.status.default).toBe('available');
+  });
+
+  it('catches an answer that breaks the contract', () => {
+    const checker = new ContractChecker(document);
+    const json = 'application/json; charset=utf-8';
+    const pet = { id: 1, name: 'Rex', categoryId: 3, status: 'available' };
+    expect(checker.problem('GET', '/v1/pets/1', 200, json, pet, JSON.stringify(pet))).toBeUndefined();
+    expect(checker.problem('GET', '/v1/pets/1', 200, json, { ...pet, id: '1' }, '')).toMatch(/does not match .*must be integer/);
+    expect(checker.problem('GET', '/v1/pets', 200, json, pet, '')).toMatch(/must be array/);
+    expect(checker.problem('GET', '/v1/pets', 200, 'text/plain', [], '[]')).toMatch(/not application\/json/);
+    expect(checker.problem('GET', '/v1/pets', 418, json, {}, '{}')).toMatch(/status 418 is not documented/);
+    expect(checker.problem('DELETE', '/v1/pets', 200, json, [], '[]')).toMatch(/no documented operation/);
+    const notFound = { code: 'not_found', message: 'No route', status: 404 };
+    expect(checker.problem('GET', '/v1/nothing', 404, json, notFound, '')).toBeUndefined();
+    expect(checker.problem('GET', '/v1/nothing', 404, json, { message: 'x' }, '')).toMatch(/required property 'code'/);
+    expect(checker.problem('GET', '/v1/pets/1', 404, json, { ...notFound, status: 400 }, '')).toMatch(/says status 400, the answer is 404/);
+    expect(checker.problem('HEAD', '/v1/pets', 200, json, undefined, '')).toBeUndefined();
+  });
+
+  it('documents every kind of answer the service gives (request() checks each against the document)', async () => {
+    const answers: [string, string, Record<string, string>, unknown, number][] = [
+      ['GET', '/v1/pets?limit=101', AUTH, undefined, 400],
+      ['POST', '/v1/pets', AUTH, '{"name":', 400],
+      ['POST', '/v1/pets', { ...AUTH, 'content-type': 'text/plain' }, 'Rex', 415],
+      ['POST', '/v1/pets', AUTH, { name: 'x'.repeat(70 * 1024), categoryId: 1 }, 413],
+      ['GET', '/v1/pets/abc', AUTH, undefined, 400],
+      ['GET', '/v1/pets/1', {}, undefined, 401],
+      ['GET', '/v1/store/orders', AUTH, undefined, 501],
+      ['GET', '/v1/store/orders', {}, undefined, 401],
+      ['DELETE', '/v1/pets', AUTH, undefined, 405],
+      ['GET', '/pets', AUTH, undefined, 404],
+      ['HEAD', '/v1/pets', AUTH, undefined, 200],
+    ];
+    for (const [method, path, headers, body, status] of answers) {
+      const response = await api.request(method, path, { headers, body });
+      expect(`${method} ${path} ${response.status}`).toBe(`${method} ${path} ${status}`);
+    }
+  });
+
+  describe('@petstore/client against the running service', () => {
+    const client = () => createPetStoreClient({ baseUrl: `${api.baseUrl}/v1`, apiKey: TEST_API_KEY, fetch: api.fetch });
+
+    beforeAll(async () => {
+      await api.sql.query('TRUNCATE pets RESTART IDENTITY');
+    });
+
+    it('creates, lists and gets animals', async () => {
+      const created = await client().POST('/pets', { body: { name: 'Rex', categoryId: 3, status: 'pending' } });
+      expect(created.response.status).toBe(201);
+      expect(created.data).toEqual({ id: 1, name: 'Rex', categoryId: 3, status: 'pending' });
+      await client().POST('/pets', { body: { name: 'Tom', categoryId: 4 } });
+
+      const pending = await client().GET('/pets', { params: { query: { status: 'pending', limit: 10 } } });
+      expect(pending.response.status).toBe(200);
+      expect(pending.data).toEqual([{ id: 1, name: 'Rex', categoryId: 3, status: 'pending' }]);
+
+      const one = await client().GET('/pets/{petId}', { params: { path: { petId: 2 } } });
+      expect(one.response.status).toBe(200);
+      expect(one.data).toEqual({ id: 2, name: 'Tom', categoryId: 4, status: 'available' });
+      expect(one.response.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    });
+
+    it('returns the Error bodies of 400, 401 and 404', async () => {
+      const invalid = await client().GET('/pets', { params: { query: { limit: 0 } } });
+      expect(invalid.response.status).toBe(400);
+      expect(invalid.error).toMatchObject({ code: 'validation_failed', status: 400, message: expect.stringContaining('limit') });
+
+      const anonymous = createPetStoreClient({ baseUrl: `${api.baseUrl}/v1`, fetch: api.fetch });
+      const unauthorized = await anonymous.GET('/pets');
+      expect(unauthorized.response.status).toBe(401);
+      expect(unauthorized.error).toEqual({
+        code: 'unauthorized',
+        message: 'An API key is required: send "Authorization: Bearer <API key>"',
+        status: 401,
+      });
+
+      const missing = await client().GET('/pets/{petId}', { params: { path: { petId: 999 } } });
+      expect(missing.response.status).toBe(404);
+      expect(missing.error).toMatchObject({ code: 'not_found', status: 404 });
+    });
+
+    it('has the same Error body as the harness for an unknown route', async () => {
+      const response = await api.request('GET', '/v1/nothing', { headers: AUTH });
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ code: 'not_found', status: 404 });
+    });
+  });
+});

@@ -1,0 +1,74 @@
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+export interface OpenApiDocument {
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, Operation> & { servers?: { url: string }[] }>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Checks answers of the service against its OpenAPI document: the status is documented for the
+ * operation, and a documented body is `application/json` and matches its schema. A request that
+ * matches no documented operation may only be refused as an unknown route (404) or method (405),
+ * with the Error body: the document states that rule once instead of for every path.
+ */
+export class ContractChecker {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly routes: { method: string; pattern: RegExp; pointer: string; operation: Operation }[] = [];
+
+  constructor(document: OpenApiDocument) {
+    addFormats(this.ajv);
+    this.ajv.addSchema(document as object, 'openapi');
+    for (const [path, item] of Object.entries(document.paths)) {
+      // Paths are relative to the first server: the running instance (`/v1`), unless the path has its own.
+      const prefix = new URL((item.servers ?? document.servers ?? [{ url: '/' }])[0].url, 'http://x').pathname.replace(/\/$/, '');
+      const pattern = new RegExp(`^${escape(prefix + path).replace(/\\\{[^}]+\\\}/g, '[^/]+')}$`);
+      for (const method of METHODS.filter((m) => item[m])) {
+        const pointer = `#/paths/${encodeURIComponent(path.replace(/~/g, '~0').replace(/\//g, '~1'))}/${method}`;
+        this.routes.push({ method, pattern, pointer, operation: item[method] });
+      }
+    }
+  }
+
+  /** What breaks the contract in this answer, or undefined when nothing does. */
+  problem(method: string, url: string, status: number, contentType: string | null, body: unknown, text: string): string | undefined {
+    const path = new URL(url, 'http://x').pathname;
+    // HEAD is served for every GET route: the GET operation's statuses, without a body.
+    const head = method.toUpperCase() === 'HEAD';
+    const route = this.routes.find((r) => r.method === (head ? 'get' : method.toLowerCase()) && r.pattern.test(path));
+    if (!route) {
+      if (status !== 404 && status !== 405) {
+        return `${method} ${path} is no documented operation, yet it answered ${status}: document it, or opt out with { contract: false } if it is outside the API on purpose`;
+      }
+      return head ? undefined : this.bodyProblem('#/components/schemas/Error', status, contentType, body, text);
+    }
+    const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => route.operation.responses[k]);
+    if (!key) return `status ${status} is not documented for ${method} ${path}`;
+    if (head) return undefined;
+    const content = route.operation.responses[key].content;
+    if (!content) return text === '' ? undefined : `${method} ${path} ${status} has a body the document does not describe`;
+    if (!content['application/json']) return `${method} ${path} ${status} is documented without an application/json body`;
+    return this.bodyProblem(`${route.pointer}/responses/${key}/content/application~1json/schema`, status, contentType, body, text);
+  }
+
+  private bodyProblem(pointer: string, status: number, contentType: string | null, body: unknown, text: string): string | undefined {
+    if (!contentType?.startsWith('application/json')) return `content-type is ${contentType}, not application/json`;
+    if (body === undefined) return `the body is not JSON: ${text.slice(0, 200)}`;
+    let validate = this.validators.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `openapi${pointer}` });
+      this.validators.set(pointer, validate);
+    }
+    if (!validate(body)) return `the body does not match ${pointer}: ${this.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`;
+    const bodyStatus = (body as { status?: unknown }).status;
+    if (status >= 400 && bodyStatus !== status) return `the Error body says status ${String(bodyStatus)}, the answer is ${status}`;
+    return undefined;
+  }
+}
