@@ -33,7 +33,8 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   installJsonBodyParser(fastify);
   installDeprecationHeaders(fastify);
-  app.setGlobalPrefix('v1');
+  // Health endpoints are operational, not part of the versioned API.
+  app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready'] });
   app.useGlobalFilters(new GlobalExceptionFilter(routes));
   setupSwagger(app, config);
   await app.init();

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseTarget, databaseOptions } from './database/database.options';
+import { HealthModule } from './health/health.module';
 import { OrdersModule } from './orders/orders.module';
 import { PetsModule } from './pets/pets.module';
 
@@ -17,6 +18,7 @@ export class AppModule {
         AuthModule,
         PetsModule,
         OrdersModule,
+        HealthModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
       exports: [APP_CONFIG],

@@ -2,6 +2,9 @@ import { DataSourceOptions } from 'typeorm';
 import { PetEntity } from '../pets/pet.entity';
 import { migrations } from './migrations';
 
+/** Bounds on every wait for the database, in milliseconds. */
+export const DATABASE_TIMEOUTS = { connectMs: 1000, queryMs: 1500 };
+
 export interface DatabaseTarget {
   url: string;
   /** The embedded PostgreSQL runs one session at a time, so it gets a single pooled connection. */
@@ -21,11 +24,14 @@ export function databaseOptions(target: DatabaseTarget, poolSize: number): DataS
     installExtensions: false,
     logging: false,
     poolSize: target.embedded ? 1 : poolSize,
-    connectTimeoutMS: 3000,
+    // A request must never hang on a database that stopped answering: waiting for a connection (new or
+    // from the pool) and then for one answer together stay under the 3 s promised for a 503.
+    connectTimeoutMS: DATABASE_TIMEOUTS.connectMs,
     extra: {
-      // A request must never hang on a database that stopped answering.
-      query_timeout: 3000,
-      statement_timeout: 3000,
+      query_timeout: DATABASE_TIMEOUTS.queryMs,
+      statement_timeout: DATABASE_TIMEOUTS.queryMs,
+      // Notices a peer that vanished without closing the connection.
+      keepAlive: true,
     },
   };
 }

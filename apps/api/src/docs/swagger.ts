@@ -25,6 +25,10 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .addTag('store', 'Store operations')
     .build();
   const document = SwaggerModule.createDocument(app, builder, { ignoreGlobalPrefix: true });
+  // Operational endpoints live outside /v1, so they name their own server.
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (path.startsWith('/health/')) item.servers = [{ url: '/', description: 'This instance (outside /v1)' }];
+  }
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiSchemas } };
   return document;
 }
