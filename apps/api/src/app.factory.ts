@@ -7,6 +7,7 @@ import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
 import { setupSwagger } from './docs/swagger';
 import { installDeprecationHeaders } from './http/deprecation';
+import { installDrainRefusal } from './http/drain';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 
 const LOG_LEVELS: Record<AppConfig['nodeEnv'], LogLevel[]> = {
@@ -22,6 +23,8 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     // Long ids reach the id rule (400) instead of failing to match a route (404).
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: frameworkErrorHandler,
+    // Requests that arrive while draining get the Error body (see installDrainRefusal).
+    return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
     bodyParser: false,
@@ -33,6 +36,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   installJsonBodyParser(fastify);
   installDeprecationHeaders(fastify);
+  installDrainRefusal(fastify);
   // Health endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready'] });
   app.useGlobalFilters(new GlobalExceptionFilter(routes));

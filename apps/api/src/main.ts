@@ -3,6 +3,9 @@ import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/config';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
 
+/** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
+const DRAIN_DEADLINE_MS = 8000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
@@ -19,11 +22,19 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
 
+  // SIGTERM drains: the listener closes, requests in flight finish, then the database pool closes.
+  // Whatever is still open after the deadline is cut, so the process always ends in time.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received: finishing requests in flight, then stopping`);
+    const deadline = setTimeout(() => {
+      console.error(`still draining after ${DRAIN_DEADLINE_MS} ms: closing the remaining connections`);
+      app.getHttpServer().closeAllConnections();
+      setTimeout(() => process.exit(1), 500).unref();
+    }, DRAIN_DEADLINE_MS);
+    deadline.unref();
     await app.close();
     await embedded?.stop();
     process.exit(0);
