@@ -3,7 +3,7 @@ import { PetEntity } from '../pets/pet.entity';
 import { migrations } from './migrations';
 
 /** Bounds on every wait for the database, in milliseconds. */
-export const DATABASE_TIMEOUTS = { connectMs: 1000, queryMs: 1500 };
+export const DATABASE_TIMEOUTS = { connectMs: 1500, queryMs: 1200 };
 
 export interface DatabaseTarget {
   url: string;
