@@ -1,35 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runLoad, sleep } from '../support/load';
-import { ServiceProcess, startServiceProcess } from '../support/service-process';
-import { TestDatabase, createTestDatabase } from '../support/test-database';
+import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
 import { AUTH } from '../support/test-app';
 
 describe('SIGTERM drain (built service under write load)', () => {
-  // On a server the suite's own database; otherwise the service's embedded PostgreSQL in a folder of its own.
-  let database: TestDatabase | undefined;
-  let dataDir: string | undefined;
-  let env: Record<string, string>;
+  let database: Awaited<ReturnType<typeof createServiceDatabase>>;
   let service: ServiceProcess | undefined;
 
   beforeAll(async () => {
-    if (process.env.DATABASE_URL) {
-      database = await createTestDatabase();
-      env = { DATABASE_URL: database.url };
-    } else {
-      dataDir = mkdtempSync(join(tmpdir(), 'petstore-drain-'));
-      env = { DATA_DIR: dataDir };
-    }
+    database = await createServiceDatabase();
   });
   afterAll(async () => {
     await service?.stop('SIGKILL');
     await database?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('answers every request sent before the signal, refuses later ones, exits 0 within 10 s, and keeps every created pet', async () => {
-    service = await startServiceProcess(env);
+    service = await startServiceProcess(database.env);
     const first = service;
     let signalAt = Infinity;
     let exitedAt = Infinity;
@@ -44,7 +30,7 @@ describe('SIGTERM drain (built service under write load)', () => {
       until: exit,
       next: (c, i) => ({ method: 'POST', path: '/v1/pets', body: { name: `drain ${c}-${i}`, categoryId: 7 } }),
     });
-    await sleep(1500);
+    await sleep(2000);
     signalAt = performance.now();
     first.child.kill('SIGTERM');
     const [{ t0, outcomes }, code] = await Promise.all([load, exit]);
@@ -52,7 +38,7 @@ describe('SIGTERM drain (built service under write load)', () => {
     expect(code).toBe(0);
     expect(exitedAt - signalAt).toBeLessThan(10000);
     const before = outcomes.filter((o) => t0 + o.start < signalAt);
-    expect(before.length).toBeGreaterThan(50);
+    expect(before.length).toBeGreaterThan(20);
     // Sent before the signal: answered (created, or refused with the Error body if it reached a draining server).
     expect(before.filter((o) => o.status !== 201 && o.status !== 503)).toEqual([]);
     for (const o of outcomes.filter((o) => o.status === 503)) {
@@ -64,7 +50,7 @@ describe('SIGTERM drain (built service under write load)', () => {
     expect(first.lines.some((line) => line.includes('SIGTERM received'))).toBe(true);
 
     const created = outcomes.filter((o) => o.status === 201).map((o) => o.body as { id: number; name: string });
-    service = await startServiceProcess(env);
+    service = await startServiceProcess(database.env);
     const second = service;
     const missing: number[] = [];
     const ids = [...created];

@@ -1,8 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { TEST_API_KEY } from './test-app';
+import { createTestDatabase } from './test-database';
 
 const MAIN = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'main.js');
 
@@ -44,4 +47,14 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       return exited;
     },
   };
+}
+
+/** The database for a built service: the suite's own on the server, else an embedded one in a folder of its own. */
+export async function createServiceDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const database = await createTestDatabase();
+    return { env: { DATABASE_URL: database.url }, drop: () => database.drop() };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'petstore-service-'));
+  return { env: { DATA_DIR: dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
 }

@@ -1,7 +1,8 @@
-import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GlobalExceptionFilter, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
@@ -9,12 +10,8 @@ import { setupSwagger } from './docs/swagger';
 import { installDeprecationHeaders } from './http/deprecation';
 import { installDrainRefusal } from './http/drain';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
-
-const LOG_LEVELS: Record<AppConfig['nodeEnv'], LogLevel[]> = {
-  development: ['log', 'warn', 'error', 'fatal'],
-  production: ['log', 'warn', 'error', 'fatal'],
-  test: ['warn', 'error', 'fatal'],
-};
+import { HTTP_LOGGER, HttpLogger, installHttpLogger } from './logging/logging.module';
+import { REQUEST_ID_HEADER, installRequestTracking, requestIdOf } from './logging/request-id';
 
 /** Builds the whole application, initialised but not listening: used by main and by the tests alike. */
 export async function createApp(config: AppConfig, database: DatabaseTarget): Promise<NestFastifyApplication> {
@@ -22,18 +19,26 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     bodyLimit: BODY_LIMIT_BYTES,
     // Long ids reach the id rule (400) instead of failing to match a route (404).
     routerOptions: { maxParamLength: 2048 },
-    frameworkErrors: frameworkErrorHandler,
+    // Errors of the router come before any hook: they get the request id here.
+    frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      frameworkErrorHandler(error, request, reply);
+    },
     // Requests that arrive while draining get the Error body (see installDrainRefusal).
     return503OnClosing: false,
+    genReqId: requestIdOf,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
     bodyParser: false,
     abortOnError: false,
-    logger: LOG_LEVELS[config.nodeEnv],
+    bufferLogs: true,
   });
+  app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   const routes = new RouteTable();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  installHttpLogger(fastify, app.get<HttpLogger>(HTTP_LOGGER));
+  installRequestTracking(fastify);
   installJsonBodyParser(fastify);
   installDeprecationHeaders(fastify);
   installDrainRefusal(fastify);

@@ -4,6 +4,7 @@ import { AuthModule } from './auth/auth.module';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseTarget, databaseOptions } from './database/database.options';
 import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
 import { OrdersModule } from './orders/orders.module';
 import { PetsModule } from './pets/pets.module';
 
@@ -14,6 +15,7 @@ export class AppModule {
       module: AppModule,
       global: true, // APP_CONFIG is needed by every feature module
       imports: [
+        LoggingModule.forRoot(config),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.databasePoolSize), retryAttempts: 2, retryDelay: 1000 }),
         AuthModule,
         PetsModule,

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/config';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
@@ -14,7 +15,8 @@ async function main(): Promise<void> {
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
-  console.log(
+  const logger = new Logger('Main');
+  logger.log(
     [
       `Pet Store API listening on ${base}/v1`,
       `  Swagger UI:  ${base}/docs  (OpenAPI: ${base}/docs/openapi.json)`,
@@ -28,9 +30,9 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: finishing requests in flight, then stopping`);
+    logger.log(`${signal} received: finishing requests in flight, then stopping`);
     const deadline = setTimeout(() => {
-      console.error(`still draining after ${DRAIN_DEADLINE_MS} ms: closing the remaining connections`);
+      logger.error(`still draining after ${DRAIN_DEADLINE_MS} ms: closing the remaining connections`);
       app.getHttpServer().closeAllConnections();
       setTimeout(() => process.exit(1), 500).unref();
     }, DRAIN_DEADLINE_MS);

@@ -16,7 +16,12 @@ export interface AppConfig {
   stagingBaseUrl: string;
   /** Connections the service keeps open to a PostgreSQL server. */
   databasePoolSize: number;
+  /** pino level of the JSON log lines. */
+  logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -48,6 +53,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   );
   const port = read('PORT', 3000, (raw) => integerIn(raw, 0, 65535), 'must be an integer from 0 to 65535');
   const poolSize = read('DATABASE_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 100), 'must be an integer from 1 to 100');
+  const logLevel = read<LogLevel>(
+    'LOG_LEVEL',
+    nodeEnv === 'test' ? 'warn' : 'info',
+    (raw) => LOG_LEVELS.find((level) => level === raw),
+    `must be one of ${LOG_LEVELS.join(', ')}`,
+  );
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -73,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicBaseUrl: baseUrl('PUBLIC_BASE_URL', 'https://petstore.example.com/v1'),
     stagingBaseUrl: baseUrl('STAGING_BASE_URL', 'https://staging.petstore.example.com/v1'),
     databasePoolSize: poolSize,
+    logLevel,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
