@@ -9,6 +9,7 @@ import { DatabaseTarget } from './database/database.options';
 import { setupSwagger } from './docs/swagger';
 import { installDeprecationHeaders } from './http/deprecation';
 import { installDrainRefusal } from './http/drain';
+import { addSecurityHeaders, installSecurity, serverLimits } from './http/security';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 import { HTTP_LOGGER, HttpLogger, installHttpLogger } from './logging/logging.module';
 import { REQUEST_ID_HEADER, installRequestTracking, requestIdOf } from './logging/request-id';
@@ -19,14 +20,16 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     bodyLimit: BODY_LIMIT_BYTES,
     // Long ids reach the id rule (400) instead of failing to match a route (404).
     routerOptions: { maxParamLength: 2048 },
-    // Errors of the router come before any hook: they get the request id here.
+    // Errors of the router come before any hook: they get the request id and security headers here.
     frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
+      addSecurityHeaders(request, reply);
       frameworkErrorHandler(error, request, reply);
     },
     // Requests that arrive while draining get the Error body (see installDrainRefusal).
     return503OnClosing: false,
     genReqId: requestIdOf,
+    ...serverLimits(config),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
     bodyParser: false,
@@ -37,6 +40,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   const fastify = app.getHttpAdapter().getInstance();
   const routes = new RouteTable();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  await installSecurity(app, config);
   installHttpLogger(fastify, app.get<HttpLogger>(HTTP_LOGGER));
   installRequestTracking(fastify);
   installJsonBodyParser(fastify);

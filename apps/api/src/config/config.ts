@@ -18,6 +18,10 @@ export interface AppConfig {
   databasePoolSize: number;
   /** pino level of the JSON log lines. */
   logLevel: LogLevel;
+  /** Browser origins allowed by CORS; empty: CORS is off. */
+  corsOrigins: string[];
+  /** Time allowed to receive a whole request. */
+  requestTimeoutMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -59,6 +63,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     (raw) => LOG_LEVELS.find((level) => level === raw),
     `must be one of ${LOG_LEVELS.join(', ')}`,
   );
+  const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  corsOrigins.forEach((origin) => {
+    if (!isHttpUrl(origin) || new URL(origin).origin !== origin) problems.push(`CORS_ORIGINS entry "${origin.slice(0, 100)}" must be an origin such as https://app.example.com`);
+  });
+  const requestTimeoutMs = read('REQUEST_TIMEOUT_MS', 10000, (raw) => integerIn(raw, 1000, 300000), 'must be an integer from 1000 to 300000');
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -85,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     stagingBaseUrl: baseUrl('STAGING_BASE_URL', 'https://staging.petstore.example.com/v1'),
     databasePoolSize: poolSize,
     logLevel,
+    corsOrigins,
+    requestTimeoutMs,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
