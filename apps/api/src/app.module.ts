@@ -7,6 +7,7 @@ import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { OrdersModule } from './orders/orders.module';
 import { PetsModule } from './pets/pets.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 @Module({})
 export class AppModule {
@@ -18,6 +19,7 @@ export class AppModule {
         LoggingModule.forRoot(config),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.databasePoolSize), retryAttempts: 2, retryDelay: 1000 }),
         AuthModule,
+        RateLimitModule.forRoot(config), // after AuthModule: its guard needs the key
         PetsModule,
         OrdersModule,
         HealthModule,

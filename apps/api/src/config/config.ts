@@ -22,6 +22,10 @@ export interface AppConfig {
   corsOrigins: string[];
   /** Time allowed to receive a whole request. */
   requestTimeoutMs: number;
+  /** Requests a minute per API key; 0 turns rate limiting off. */
+  rateLimitPerMinute: number;
+  /** Where the rate limit counters live; in memory when absent. */
+  redisUrl?: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -68,6 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     if (!isHttpUrl(origin) || new URL(origin).origin !== origin) problems.push(`CORS_ORIGINS entry "${origin.slice(0, 100)}" must be an origin such as https://app.example.com`);
   });
   const requestTimeoutMs = read('REQUEST_TIMEOUT_MS', 10000, (raw) => integerIn(raw, 1000, 300000), 'must be an integer from 1000 to 300000');
+  const rateLimitPerMinute = read('RATE_LIMIT_PER_MINUTE', 1200, (raw) => integerIn(raw, 0, 1_000_000), 'must be an integer from 0 (off) to 1000000');
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !hasProtocol(redisUrl, ['redis:', 'rediss:'])) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -96,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel,
     corsOrigins,
     requestTimeoutMs,
+    rateLimitPerMinute,
+    redisUrl,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -110,6 +119,14 @@ function integerIn(raw: string, min: number, max: number): number | undefined {
 function isPostgresUrl(raw: string): boolean {
   try {
     return ['postgres:', 'postgresql:'].includes(new URL(raw).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function hasProtocol(raw: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(raw).protocol);
   } catch {
     return false;
   }
