@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ListPetsQuery, NewPet, Pet, PET_ID_MAX, PET_STATUSES, listLimitSchema } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { DeprecationConfig } from '../http/deprecation';
+import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from '../http/validation.pipes';
 import { PetsService } from './pets.service';
 
@@ -34,6 +35,14 @@ export class PetsController {
 
   @Post()
   @HttpCode(201)
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): within 24 hours the same key with the same body replays the first answer; another body is 422, a request still running with the key is 409.',
+    schema: { type: 'string', maxLength: 257 },
+  })
   @ApiOperation({ operationId: 'createPet', summary: 'Add an animal', description: 'Adds an animal; the service assigns its `id`.' })
   @ApiBody({ required: true, schema: schemaRef('NewPet') })
   @ApiResponse({
@@ -42,7 +51,7 @@ export class PetsController {
     headers: { Location: { description: 'The path of the new animal.', schema: { type: 'string' } } },
     content: { 'application/json': { schema: schemaRef('Pet') } },
   })
-  @ApiErrorResponses(400, 401, 413, 415, 503)
+  @ApiErrorResponses(400, 401, 409, 413, 415, 422, 503)
   async create(@Body(NewPetBodyPipe) body: NewPet, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet> {
     const pet = await this.pets.create(body);
     reply.header('location', `/v1/pets/${pet.id}`);

@@ -1,4 +1,5 @@
 import { CreatePets1763769600000 } from './1763769600000-create-pets';
+import { CreateIdempotencyKeys1763856000000 } from './1763856000000-create-idempotency-keys';
 
 /** Every migration, in order. Listed explicitly so the build needs no glob at run time. */
-export const migrations = [CreatePets1763769600000];
+export const migrations = [CreatePets1763769600000, CreateIdempotencyKeys1763856000000];
