@@ -76,6 +76,7 @@ const firstMinute = samples.filter((s) => s.t <= 60).map((s) => s.rss);
 const f = (n) => n.toFixed(1);
 console.log(`soak: ${seconds} s, ${connections} connections, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL'}`);
 console.log(`  requests ${result.requests.total}, ${f(result.requests.average)} req/s, errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`);
+console.log(`  answers by status: ${JSON.stringify(Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])))}`);
 console.log(`  latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
 console.log(`  RSS MiB: start ${f(rss[0])}, min ${f(Math.min(...rss))}, max ${f(Math.max(...rss))}, end ${f(rss.at(-1))}; ` +
   `mean of first minute ${f(firstMinute.reduce((a, b) => a + b, 0) / firstMinute.length)}, of last minute ${f(lastMinute.reduce((a, b) => a + b, 0) / lastMinute.length)} (${samples.length} samples)`);
