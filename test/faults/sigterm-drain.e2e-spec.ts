@@ -37,7 +37,9 @@ describe('SIGTERM drain (built service under write load)', () => {
 
     expect(code).toBe(0);
     expect(exitedAt - signalAt).toBeLessThan(10000);
-    const before = outcomes.filter((o) => t0 + o.start < signalAt);
+    // "Sent": handed to the client more than 20 ms before the signal. A fetch begun in the last instant may
+    // still sit in the client when the server closes its idle keep-alive socket (the HTTP/1.1 close race).
+    const before = outcomes.filter((o) => t0 + o.start < signalAt - 20);
     expect(before.length).toBeGreaterThan(20);
     // Sent before the signal: answered (created, or refused with the Error body if it reached a draining server).
     expect(before.filter((o) => o.status !== 201 && o.status !== 503)).toEqual([]);
