@@ -35,5 +35,5 @@ describe('concurrent creates (e2e)', () => {
     const page = await api.request('GET', '/v1/pets?limit=100', { headers: AUTH });
     expect(page.status).toBe(200);
     expect(page.body.map((p: { id: number }) => p.id)).toEqual(rows.slice(0, 100).map((r) => Number(r.id)));
-  }, 120000);
+  }, 240000);
 });

@@ -26,7 +26,9 @@ export function databaseOptions(target: DatabaseTarget, poolSize: number): DataS
     poolSize: target.embedded ? 1 : poolSize,
     // A request must never hang on a database that stopped answering: waiting for a connection (new or
     // from the pool) and then for one answer together stay under the 3 s promised for a 503.
-    connectTimeoutMS: DATABASE_TIMEOUTS.connectMs,
+    // The embedded PostgreSQL lives in this process (it cannot be unreachable) behind one connection,
+    // so a request may queue for it longer under load.
+    connectTimeoutMS: target.embedded ? 10_000 : DATABASE_TIMEOUTS.connectMs,
     extra: {
       query_timeout: DATABASE_TIMEOUTS.queryMs,
       statement_timeout: DATABASE_TIMEOUTS.queryMs,
