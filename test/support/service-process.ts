@@ -22,7 +22,7 @@ export interface ServiceProcess {
 /** Starts the BUILT service (`node apps/api/dist/main.js`) on a free port, as it runs in production. */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
