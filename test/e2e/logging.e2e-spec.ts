@@ -11,7 +11,8 @@ describe('request ids and JSON logs (built service)', () => {
 
   beforeAll(async () => {
     database = await createServiceDatabase();
-    service = await startServiceProcess({ ...database.env, LOG_LEVEL: 'info' });
+    // Redis on a port where nothing listens: the limiter fails open and logs a warning inside each request.
+    service = await startServiceProcess({ ...database.env, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '100', REDIS_URL: 'redis://127.0.0.1:1' });
   }, 60000);
   afterAll(async () => {
     await service?.stop();
@@ -43,6 +44,17 @@ describe('request ids and JSON logs (built service)', () => {
       keyId: 'env-1',
     });
     expect(typeof line.durationMs).toBe('number');
+  });
+
+  it('carries the request id on application lines logged during the request', async () => {
+    const response = await send('/v1/pets', { ...AUTH, 'x-request-id': 'app-line-1' });
+    expect(response.status).toBe(200);
+    const lines = await linesOf('app-line-1');
+    expect(lines.find((l) => l.context === 'RateLimit')).toMatchObject({
+      level: 40,
+      requestId: 'app-line-1',
+      msg: expect.stringMatching(/^rate limit not checked, Redis failed/),
+    });
   });
 
   it.each([

@@ -11,7 +11,7 @@ import { installDeprecationHeaders } from './http/deprecation';
 import { installDrainRefusal } from './http/drain';
 import { addSecurityHeaders, installSecurity, serverLimits } from './http/security';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
-import { HTTP_LOGGER, HttpLogger, installHttpLogger } from './logging/logging.module';
+import { httpLoggerFor, installHttpLogger } from './logging/logging.module';
 import { REQUEST_ID_HEADER, installRequestTracking, requestIdOf } from './logging/request-id';
 
 /** Builds the whole application, initialised but not listening: used by main and by the tests alike. */
@@ -29,6 +29,11 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     // Requests that arrive while draining get the Error body (see installDrainRefusal).
     return503OnClosing: false,
     genReqId: requestIdOf,
+    // Fastify's request logger (request.log) is a child of ours carrying the request id; nestjs-pino binds
+    // Nest's Logger to it while a request runs. Fastify's own request lines are off: pino-http writes them.
+    loggerInstance: httpLoggerFor(config).logger,
+    requestIdLogLabel: 'requestId',
+    disableRequestLogging: true,
     ...serverLimits(config),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
@@ -41,7 +46,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   const routes = new RouteTable();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   await installSecurity(app, config);
-  installHttpLogger(fastify, app.get<HttpLogger>(HTTP_LOGGER));
+  installHttpLogger(fastify, httpLoggerFor(config));
   installRequestTracking(fastify);
   installJsonBodyParser(fastify);
   installDeprecationHeaders(fastify);

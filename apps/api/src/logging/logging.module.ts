@@ -5,7 +5,6 @@ import { LoggerModule } from 'nestjs-pino';
 import { pinoHttp } from 'pino-http';
 import { AppConfig } from '../config/config';
 
-export const HTTP_LOGGER = Symbol('HTTP_LOGGER');
 
 /** What the request log line says beyond method, url and status; filled in before the answer goes out. */
 export interface RequestLogContext {
@@ -19,7 +18,13 @@ export type LoggedRequest = IncomingMessage & { id?: string; logContext?: Reques
  * and every application log line of a request carries its id. Headers are not logged at all, so
  * neither a key nor an Authorization header can reach the log; the redaction is a second guard.
  */
-export function createHttpLogger(config: AppConfig) {
+export function httpLoggerFor(config: AppConfig): HttpLogger {
+  let logger = httpLoggers.get(config);
+  if (!logger) httpLoggers.set(config, (logger = createHttpLogger(config)));
+  return logger;
+}
+
+function createHttpLogger(config: AppConfig) {
   return pinoHttp({
     level: config.logLevel,
     genReqId: (req: LoggedRequest) => req.id ?? '',
@@ -41,6 +46,8 @@ export function createHttpLogger(config: AppConfig) {
 }
 
 export type HttpLogger = ReturnType<typeof createHttpLogger>;
+/** One pino instance per app: Fastify's request loggers (which nestjs-pino binds to Nest's Logger) and pino-http share it. */
+const httpLoggers = new WeakMap<AppConfig, HttpLogger>();
 
 /** Runs the request logger for every request Fastify routes, matched or not (404s included). */
 export function installHttpLogger(fastify: FastifyInstance, httpLogger: HttpLogger): void {
@@ -51,12 +58,9 @@ export function installHttpLogger(fastify: FastifyInstance, httpLogger: HttpLogg
 @Module({})
 export class LoggingModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const httpLogger = createHttpLogger(config);
     return {
       module: LoggingModule,
-      imports: [LoggerModule.forRoot({ pinoHttp: { logger: httpLogger.logger }, useExisting: true })],
-      providers: [{ provide: HTTP_LOGGER, useValue: httpLogger }],
-      exports: [HTTP_LOGGER],
+      imports: [LoggerModule.forRoot({ pinoHttp: { logger: httpLoggerFor(config).logger }, useExisting: true })],
     };
   }
 }

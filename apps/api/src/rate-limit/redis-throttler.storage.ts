@@ -19,7 +19,13 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
 
   constructor(url: string) {
     this.redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, commandTimeout: 500, lazyConnect: false });
-    this.redis.on('error', (error: Error) => this.logger.warn(`Redis: ${error.message}`));
+    // One warning per outage, not one per reconnection attempt.
+    let down = false;
+    this.redis.on('error', (error: Error) => {
+      if (!down) this.logger.warn(`Redis unreachable, rate limits are not enforced until it returns: ${error.message}`);
+      down = true;
+    });
+    this.redis.on('ready', () => (down = false));
   }
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
