@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GlobalExceptionFilter, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
@@ -32,8 +32,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     // Fastify's request logger (request.log) is a child of ours carrying the request id; nestjs-pino binds
     // Nest's Logger to it while a request runs. Fastify's own request lines are off: pino-http writes them.
     loggerInstance: httpLoggerFor(config).logger,
-    requestIdLogLabel: 'requestId',
-    disableRequestLogging: true,
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     ...serverLimits(config),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
