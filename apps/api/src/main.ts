@@ -1,8 +1,12 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { superviseWorkers } from './cluster';
 import { ConfigError, loadConfig } from './config/config';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
+
+/** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
+const DRAIN_DEADLINE_MS = 8000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,7 +17,8 @@ async function main(): Promise<void> {
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
-  console.log(
+  const logger = new Logger('Main');
+  logger.log(
     [
       `Pet Store API listening on ${base}/v1`,
       `  Swagger UI:  ${base}/docs  (OpenAPI: ${base}/docs/openapi.json)`,
@@ -21,11 +26,19 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
 
+  // SIGTERM drains: the listener closes, requests in flight finish, then the database pool closes.
+  // Whatever is still open after the deadline is cut, so the process always ends in time.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: finishing requests in flight, then stopping`);
+    logger.log(`${signal} received: finishing requests in flight, then stopping`);
+    const deadline = setTimeout(() => {
+      logger.error(`still draining after ${DRAIN_DEADLINE_MS} ms: closing the remaining connections`);
+      app.getHttpServer().closeAllConnections();
+      setTimeout(() => process.exit(1), 500).unref();
+    }, DRAIN_DEADLINE_MS);
+    deadline.unref();
     await app.close();
     await embedded?.stop();
     process.exit(0);

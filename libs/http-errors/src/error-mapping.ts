@@ -153,6 +153,8 @@ const UNAVAILABLE_MESSAGES = [
   'Connection is not established',
   'canceling statement due to statement timeout',
   'terminating connection',
+  'Client was closed and is not queryable',
+  'Connection terminated due to connection timeout',
 ];
 
 /**

@@ -23,7 +23,20 @@ export interface AppConfig {
   cursorSecrets: string[];
   /** Service processes sharing the port (`WEB_CONCURRENCY`, default 1); more than one needs `DATABASE_URL`. */
   webConcurrency: number;
+  /** pino level of the JSON log lines. */
+  logLevel: LogLevel;
+  /** Browser origins allowed by CORS; empty: CORS is off. */
+  corsOrigins: string[];
+  /** Time allowed to receive a whole request. */
+  requestTimeoutMs: number;
+  /** Requests a minute per API key; 0 turns rate limiting off. */
+  rateLimitPerMinute: number;
+  /** Where the rate limit counters live; in memory when absent. */
+  redisUrl?: string;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -60,6 +73,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const port = read('PORT', 3000, (raw) => integerIn(raw, 0, 65535), 'must be an integer from 0 to 65535');
   const poolSize = read('DATABASE_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 100), 'must be an integer from 1 to 100');
   const webConcurrency = read('WEB_CONCURRENCY', 1, (raw) => integerIn(raw, 1, 64), 'must be an integer from 1 to 64');
+  const logLevel = read<LogLevel>(
+    'LOG_LEVEL',
+    nodeEnv === 'test' ? 'warn' : 'info',
+    (raw) => LOG_LEVELS.find((level) => level === raw),
+    `must be one of ${LOG_LEVELS.join(', ')}`,
+  );
+  const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  corsOrigins.forEach((origin) => {
+    if (!isHttpUrl(origin) || new URL(origin).origin !== origin) problems.push(`CORS_ORIGINS entry "${origin.slice(0, 100)}" must be an origin such as https://app.example.com`);
+  });
+  const requestTimeoutMs = read('REQUEST_TIMEOUT_MS', 10000, (raw) => integerIn(raw, 1000, 300000), 'must be an integer from 1000 to 300000');
+  const rateLimitPerMinute = read('RATE_LIMIT_PER_MINUTE', 1200, (raw) => integerIn(raw, 0, 1_000_000), 'must be an integer from 0 (off) to 1000000');
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !hasProtocol(redisUrl, ['redis:', 'rediss:'])) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const databaseUrl = env.DATABASE_URL || undefined;
   if (webConcurrency > 1 && databaseUrl === undefined) {
     problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded PostgreSQL serves a single process');
@@ -98,6 +125,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databasePoolSize: poolSize,
     cursorSecrets,
     webConcurrency,
+    logLevel,
+    corsOrigins,
+    requestTimeoutMs,
+    rateLimitPerMinute,
+    redisUrl,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -112,6 +144,14 @@ function integerIn(raw: string, min: number, max: number): number | undefined {
 function isPostgresUrl(raw: string): boolean {
   try {
     return ['postgres:', 'postgresql:'].includes(new URL(raw).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function hasProtocol(raw: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(raw).protocol);
   } catch {
     return false;
   }

@@ -37,7 +37,7 @@ const ERROR_RESPONSES: Record<number, ErrorResponse> = {
  * Error statuses that every operation can answer, whatever it does: the key check and faults of the
  * service. A layer that applies to every operation (scopes, rate limits) adds its status here.
  */
-export const COMMON_ERROR_STATUSES: readonly number[] = [401, 500, 503];
+export const COMMON_ERROR_STATUSES: readonly number[] = [401, 429, 500, 503];
 
 /** Documents the Error body for the common statuses and the given ones. */
 export function ApiErrorResponses(...statuses: number[]) {

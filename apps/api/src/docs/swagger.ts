@@ -50,6 +50,10 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     },
   };
   const document = SwaggerModule.createDocument(app, builder, { ignoreGlobalPrefix: true });
+  // Operational endpoints live outside /v1, so they name their own server.
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (path.startsWith('/health/')) item.servers = [{ url: '/', description: 'This instance (outside /v1)' }];
+  }
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiSchemas } };
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of [pathItem.get, pathItem.post, pathItem.put, pathItem.patch, pathItem.delete]) {

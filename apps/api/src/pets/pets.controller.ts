@@ -1,11 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CURSOR_MAX_LENGTH, ListPetsQuery, NewPet, Pet, listLimitSchema } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { DeprecationConfig } from '../http/deprecation';
+import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from '../http/validation.pipes';
 import { CREATED_PET_RESPONSE, PET_RESPONSE, PETS_RESPONSE } from './pet.serialization';
 import { PetsService } from './pets.service';
@@ -67,6 +68,14 @@ export class PetsController {
   @HttpCode(201)
   @RouteSchema(CREATED_PET_RESPONSE)
   @RequireScopes('pets:write')
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): within 24 hours the same key with the same body replays the first answer; another body is 422, a request still running with the key is 409.',
+    schema: { type: 'string', maxLength: 257 },
+  })
   @ApiOperation({
     operationId: 'createPet',
     summary: 'Add an animal',
@@ -80,7 +89,7 @@ export class PetsController {
     headers: { Location: { description: 'The path of the new animal.', schema: { type: 'string' } } },
     content: { 'application/json': { schema: schemaRef('Pet') } },
   })
-  @ApiErrorResponses(400, 413, 415)
+  @ApiErrorResponses(400, 409, 413, 415, 422)
   async create(@Body(NewPetBodyPipe) body: NewPet, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet> {
     const pet = await this.pets.create(body);
     reply.header('location', `/v1/pets/${pet.id}`);

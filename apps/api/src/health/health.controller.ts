@@ -1,0 +1,43 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { DomainError } from '@petstore/http-errors';
+import { Public } from '../auth/public.decorator';
+import { ApiErrorResponses } from '../docs/openapi.decorators';
+import { DATABASE_TIMEOUTS } from '../database/database.options';
+
+export class DatabaseNotReadyError extends DomainError {
+  constructor() {
+    super('service_unavailable', 'Not ready: the database does not answer');
+  }
+}
+
+/** Operational endpoints for orchestrators and load balancers: outside /v1, no API key. */
+@ApiTags('operations')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+  ) {}
+
+  @Get('live')
+  @ApiOperation({ operationId: 'live', summary: 'Liveness: the process answers' })
+  @ApiResponse({ status: 200, description: 'The process is up.' })
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ operationId: 'ready', summary: 'Readiness: the database answers' })
+  @ApiResponse({ status: 200, description: 'The service can serve requests.' })
+  @ApiErrorResponses(503)
+  async ready(): Promise<unknown> {
+    try {
+      return await this.health.check([() => this.database.pingCheck('database').withTimeout(DATABASE_TIMEOUTS.queryMs)]);
+    } catch {
+      throw new DatabaseNotReadyError();
+    }
+  }
+}

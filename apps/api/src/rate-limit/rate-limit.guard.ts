@@ -1,0 +1,31 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
+import { RateLimitedError } from '@petstore/http-errors';
+import type { FastifyReply } from 'fastify';
+import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
+
+/**
+ * Counts requests per API key (the principal the auth guard set), across all routes, and announces
+ * the quota on every authenticated answer with the RateLimit-Policy and RateLimit fields of
+ * draft-ietf-httpapi-ratelimit-headers; over the quota it answers 429 with Retry-After.
+ */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  protected override async handleRequest({ context, limit, ttl, throttler }: ThrottlerRequest): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const keyId = request.apiKey?.keyId;
+    if (!keyId) return true; // public routes: nothing to count against
+    const name = throttler.name ?? 'default';
+    const record = await this.storageService.increment(`petstore:ratelimit:${name}:${keyId}`, ttl, limit, ttl, name);
+    const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    reply.header('ratelimit-policy', `"${name}";q=${limit};w=${Math.round(ttl / 1000)}`);
+    reply.header('ratelimit', `"${name}";r=${Math.max(0, limit - record.totalHits)};t=${reset}`);
+    if (record.isBlocked) throw new RateLimitedError(reset);
+    return true;
+  }
+
+  protected override async shouldSkip(_context: ExecutionContext): Promise<boolean> {
+    return false;
+  }
+}

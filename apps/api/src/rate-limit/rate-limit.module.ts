@@ -1,0 +1,28 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AppConfig } from '../config/config';
+import { RateLimitGuard } from './rate-limit.guard';
+import { RedisThrottlerStorage } from './redis-throttler.storage';
+
+/**
+ * Rate limiting per API key: RATE_LIMIT_PER_MINUTE requests a minute (0: off), counted in Redis when
+ * REDIS_URL is set (shared by all instances), else in memory. Imported after the auth module, so its
+ * guard runs after authentication and knows the key.
+ */
+@Module({})
+export class RateLimitModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    if (config.rateLimitPerMinute === 0) return { module: RateLimitModule };
+    return {
+      module: RateLimitModule,
+      imports: [
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
+          storage: config.redisUrl ? new RedisThrottlerStorage(config.redisUrl) : undefined,
+        }),
+      ],
+      providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
+    };
+  }
+}

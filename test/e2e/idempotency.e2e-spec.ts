@@ -1,0 +1,104 @@
+import { hashRequestBody } from '../../apps/api/src/idempotency/idempotency.service';
+import { AUTH, TEST_API_KEY, TestApp, countPets, startTestApp } from '../support/test-app';
+
+const SECOND_KEY = 'second-key-0123456789abcdefghijklmn';
+
+describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
+  let api: TestApp;
+  const post = (key: string | undefined, body: unknown, auth = AUTH) =>
+    api.request('POST', '/v1/pets', { headers: { ...auth, ...(key === undefined ? {} : { 'idempotency-key': key }) }, body });
+
+  beforeAll(async () => {
+    api = await startTestApp({ API_KEYS: `${TEST_API_KEY},${SECOND_KEY}`, RATE_LIMIT_PER_MINUTE: '0' });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+  beforeEach(async () => {
+    await api.sql.query('TRUNCATE pets RESTART IDENTITY');
+    await api.sql.query('TRUNCATE idempotency_keys');
+  });
+
+  it('replays the first answer (status, body, Location) for the same key and body', async () => {
+    const first = await post('"order-1"', { name: 'Rex', categoryId: 3 });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await post('"order-1"', { categoryId: 3, name: 'Rex' });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await countPets(api)).toBe(1);
+  });
+
+  it('answers 422 idempotency_key_reused for the same key with another body', async () => {
+    expect((await post('order-2', { name: 'Rex', categoryId: 3 })).status).toBe(201);
+    const other = await post('order-2', { name: 'Max', categoryId: 3 });
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({ code: 'idempotency_key_reused', message: 'This Idempotency-Key was already used with a different request body', status: 422 });
+    expect(await countPets(api)).toBe(1);
+  });
+
+  it('answers 409 request_in_progress while the first request with the key is still running', async () => {
+    const body = { name: 'Rex', categoryId: 3 };
+    await api.sql.query(`INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash) VALUES ('env-1', 'running', $1)`, [hashRequestBody(body)]);
+    const response = await post('running', body);
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({ code: 'request_in_progress', message: 'A request with this Idempotency-Key is still being processed; retry later', status: 409 });
+    expect(await countPets(api)).toBe(0);
+  });
+
+  it('creates exactly one pet from 8 parallel first requests with one key', async () => {
+    const body = { name: 'Parallel', categoryId: 9 };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post('parallel-1', body)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    const created = answers.filter((a) => a.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((a) => a.body.id)).size).toBe(1);
+    for (const a of answers.filter((a) => a.status === 409)) expect(a.body.code).toBe('request_in_progress');
+    expect(await countPets(api)).toBe(1);
+    // Once done, every retry replays it.
+    const later = await post('parallel-1', body);
+    expect(later.status).toBe(201);
+    expect(later.body).toEqual(created[0].body);
+  });
+
+  it('scopes keys to the API key', async () => {
+    const body = { name: 'Rex', categoryId: 3 };
+    const mine = await post('shared', body);
+    const theirs = await post('shared', body, { authorization: `Bearer ${SECOND_KEY}` });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect(await countPets(api)).toBe(2);
+  });
+
+  it('keeps nothing for a request that failed, so it can be retried with the same key', async () => {
+    const bad = await post('retry-1', { name: '', categoryId: 3 });
+    expect(bad.status).toBe(400);
+    const good = await post('retry-1', { name: 'Rex', categoryId: 3 });
+    expect(good.status).toBe(201);
+    expect(good.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('forgets a key after 24 hours', async () => {
+    expect((await post('old', { name: 'Rex', categoryId: 3 })).status).toBe(201);
+    await api.sql.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours'`);
+    const fresh = await post('old', { name: 'Max', categoryId: 3 });
+    expect(fresh.status).toBe(201);
+    expect(fresh.body.name).toBe('Max');
+    expect(await countPets(api)).toBe(2);
+  });
+
+  it.each([['empty', '""'], ['too long', 'k'.repeat(256)], ['with a space', 'a b']])('refuses an Idempotency-Key that is %s with 400', async (_case, key) => {
+    const response = await post(key, { name: 'Rex', categoryId: 3 });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      code: 'validation_failed',
+      message: 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes',
+      status: 400,
+      details: [{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes' }],
+    });
+    expect(await countPets(api)).toBe(0);
+  });
+});

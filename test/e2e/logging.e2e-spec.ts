@@ -1,0 +1,98 @@
+import { loadConfig } from '../../apps/api/src/config/config';
+import { sleep } from '../support/load';
+import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
+import { AUTH, TEST_API_KEY } from '../support/test-app';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('request ids and JSON logs (built service)', () => {
+  let database: Awaited<ReturnType<typeof createServiceDatabase>>;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    database = await createServiceDatabase();
+    // Redis on a port where nothing listens: the limiter fails open and logs a warning inside each request.
+    service = await startServiceProcess({ ...database.env, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '100', REDIS_URL: 'redis://127.0.0.1:1' });
+  }, 60000);
+  afterAll(async () => {
+    await service?.stop();
+    await database?.drop();
+  });
+
+  const send = (path: string, headers: Record<string, string>) => fetch(service.baseUrl + path, { headers });
+  /** The request log lines written for one request id (they appear once the answer is complete). */
+  async function linesOf(requestId: string): Promise<Array<Record<string, any>>> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const lines = service.lines.filter((line) => line.includes(requestId)).map((line) => JSON.parse(line));
+      if (lines.some((line) => line.res)) return lines;
+      await sleep(50);
+    }
+    throw new Error(`no request log line for ${requestId}`);
+  }
+
+  it('keeps a valid X-Request-Id, echoes it and logs one JSON line with id, method, route, status, duration and key id', async () => {
+    const response = await send('/v1/pets?limit=2', { ...AUTH, 'x-request-id': 'trace-1.A_b' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe('trace-1.A_b');
+    const [line] = (await linesOf('trace-1.A_b')).filter((l) => l.res);
+    expect(line).toMatchObject({
+      level: 30,
+      requestId: 'trace-1.A_b',
+      req: { method: 'GET', url: '/v1/pets?limit=2' },
+      route: '/v1/pets',
+      res: { statusCode: 200 },
+      keyId: 'env-1',
+    });
+    expect(typeof line.durationMs).toBe('number');
+  });
+
+  it('carries the request id on application lines logged during the request', async () => {
+    const response = await send('/v1/pets', { ...AUTH, 'x-request-id': 'app-line-1' });
+    expect(response.status).toBe(200);
+    const lines = await linesOf('app-line-1');
+    expect(lines.find((l) => l.context === 'RateLimit')).toMatchObject({
+      level: 40,
+      requestId: 'app-line-1',
+      msg: expect.stringMatching(/^rate limit not checked, Redis failed/),
+    });
+  });
+
+  it.each([
+    ['too long', 'a'.repeat(129)],
+    ['with a space', 'bad id'],
+    ['with a slash', 'a/b'],
+  ])('replaces an X-Request-Id %s by a generated one, echoed on an error answer too', async (_case, incoming) => {
+    const response = await send('/v1/pets', { 'x-request-id': incoming });
+    expect(response.status).toBe(401);
+    const id = response.headers.get('x-request-id')!;
+    expect(id).toMatch(UUID);
+    const [line] = (await linesOf(id)).filter((l) => l.res);
+    expect(line).toMatchObject({ requestId: id, res: { statusCode: 401 } });
+    expect(line.keyId).toBeUndefined();
+  });
+
+  it('echoes the id on unknown routes and router errors', async () => {
+    const notFound = await send('/nowhere', { ...AUTH, 'x-request-id': 'nf-1' });
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers.get('x-request-id')).toBe('nf-1');
+    const badUrl = await send('/v1/pets/%E0%A4%A', { ...AUTH, 'x-request-id': 'bad-url-1' });
+    expect(badUrl.status).toBe(400);
+    expect(badUrl.headers.get('x-request-id')).toBe('bad-url-1');
+  });
+
+  it('never logs the API key or the Authorization header', async () => {
+    await send('/v1/pets', { ...AUTH, 'x-request-id': 'secret-check' });
+    await send('/v1/pets', { authorization: 'Bearer pet_not-a-real-key-but-secret-0123456789', 'x-request-id': 'secret-check-2' });
+    await linesOf('secret-check-2');
+    const all = service.lines.join('\n');
+    expect(all).not.toContain(TEST_API_KEY);
+    expect(all).not.toContain('pet_not-a-real-key');
+    expect(all.toLowerCase()).not.toContain('bearer ');
+    expect(all.toLowerCase()).not.toContain('"authorization"');
+    for (const line of service.lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('refuses an unknown LOG_LEVEL at start, naming the variable', () => {
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+  });
+});

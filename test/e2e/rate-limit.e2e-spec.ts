@@ -1,0 +1,80 @@
+import Redis from 'ioredis';
+import { AUTH, TestApp, startTestApp } from '../support/test-app';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe.each([
+  ['in memory', {}],
+  ['in Redis', { REDIS_URL }],
+])('rate limiting per API key, counters %s (e2e)', (_storage, env: Record<string, string>) => {
+  let api: TestApp;
+
+  beforeAll(async () => {
+    if (env.REDIS_URL) {
+      // The counters outlive a run for a minute: start this suite from zero.
+      const redis = new Redis(env.REDIS_URL);
+      await redis.del('petstore:ratelimit:default:env-1');
+      redis.disconnect();
+    }
+    api = await startTestApp({ ...env, RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('announces the quota on every authenticated answer, errors included, then answers 429 with Retry-After', async () => {
+    const answers = [
+      await api.request('GET', '/v1/pets', { headers: AUTH }),
+      await api.request('POST', '/v1/pets', { headers: AUTH, body: { name: '' } }),
+      await api.request('GET', '/v1/pets/0', { headers: AUTH }),
+      await api.request('GET', '/v1/store/orders', { headers: AUTH }),
+      await api.request('GET', '/v1/pets?limit=1', { headers: AUTH }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 400, 400, 501, 200]);
+    answers.forEach((answer, index) => {
+      expect(answer.headers.get('ratelimit-policy')).toBe('"default";q=5;w=60');
+      expect(answer.headers.get('ratelimit')).toMatch(new RegExp(`^"default";r=${4 - index};t=([1-9]|[1-5][0-9]|60)$`));
+    });
+
+    const refused = await api.request('GET', '/v1/pets', { headers: AUTH });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ code: 'rate_limited', message: expect.stringMatching(/^Too many requests: retry after \d+ seconds$/), status: 429 });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('ratelimit')).toBe(`"default";r=0;t=${retryAfter}`);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=5;w=60');
+    // A write over the quota stores nothing.
+    const write = await api.request('POST', '/v1/pets', { headers: AUTH, body: { name: 'Late', categoryId: 1 } });
+    expect(write.status).toBe(429);
+    expect(Number((await api.sql.query('SELECT count(*) FROM pets')).rows[0].count)).toBe(0);
+  });
+
+  it('does not count or announce for unauthenticated requests and public routes', async () => {
+    const unauthenticated = await api.request('GET', '/v1/pets');
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('ratelimit')).toBeNull();
+    const health = await api.request('GET', '/health/live');
+    expect(health.status).toBe(200);
+    expect(health.headers.get('ratelimit')).toBeNull();
+  });
+});
+
+describe('rate limiting off (RATE_LIMIT_PER_MINUTE=0) (e2e)', () => {
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('never refuses and sends no RateLimit fields', async () => {
+    for (let i = 0; i < 8; i++) {
+      const response = await api.request('GET', '/v1/pets', { headers: AUTH });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('ratelimit')).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import { connect } from 'node:net';
+import { AUTH, TestApp, startTestApp } from '../support/test-app';
+
+const HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+/** Sends raw bytes and resolves with everything the server answered before closing. */
+function raw(baseUrl: string, chunks: string[], gapMs: number): Promise<{ answer: string; closedAfterMs: number }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.on('data', (data) => (answer += data.toString()));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ answer, closedAfterMs: Date.now() - started });
+    });
+    let next = 0;
+    const timer = setInterval(() => {
+      if (next < chunks.length && !socket.destroyed) socket.write(chunks[next++]);
+    }, gapMs);
+  });
+}
+
+describe('security headers, CORS and limits (e2e)', () => {
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await startTestApp({ REQUEST_TIMEOUT_MS: '2000' });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it.each([
+    ['a success', 'GET', '/v1/pets', AUTH, 200],
+    ['a 401', 'GET', '/v1/pets', {}, 401],
+    ['a 404', 'GET', '/nowhere', AUTH, 404],
+    ['a 405', 'DELETE', '/v1/pets', AUTH, 405],
+    ['a router error', 'GET', '/v1/pets/%E0%A4%A', AUTH, 400],
+    ['the document', 'GET', '/docs/openapi.json', {}, 200],
+    ['Swagger UI', 'GET', '/docs', {}, 200],
+    ['health', 'GET', '/health/live', {}, 200],
+  ])('puts the security headers on %s and no X-Powered-By', async (_case, method, path, headers, status) => {
+    const response = await api.request(method, path, { headers });
+    expect(response.status).toBe(status);
+    for (const [name, value] of Object.entries(HEADERS)) expect([name, response.headers.get(name)]).toEqual([name, value]);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('serves Swagger UI with scripts of its own origin only, as the CSP requires', async () => {
+    const html = (await api.request('GET', '/docs')).text;
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/src="\.?\/?docs\/|src="[^":]+"/);
+      expect(body.trim()).toBe('');
+    }
+    const init = await api.request('GET', '/docs/swagger-ui-init.js');
+    expect(init.status).toBe(200);
+  });
+
+  it('has CORS off unless configured', async () => {
+    const response = await api.request('OPTIONS', '/v1/pets', { headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers 431 to headers over 16 KiB and keeps serving', async () => {
+    const response = await raw(api.baseUrl, [`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`], 10);
+    expect(response.answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect((await api.request('GET', '/health/live')).status).toBe(200);
+  });
+
+  it('closes a request that trickles in slower than REQUEST_TIMEOUT_MS with 408', async () => {
+    const chunks = ['POST /v1/pets HTTP/1.1\r\n', 'Host: x\r\n', ...Array.from({ length: 30 }, (_, i) => `X-Slow-${i}: 1\r\n`)];
+    const response = await raw(api.baseUrl, chunks, 300);
+    expect(response.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(response.closedAfterMs).toBeGreaterThanOrEqual(2000);
+    expect(response.closedAfterMs).toBeLessThan(6000);
+  });
+});
+
+describe('CORS when CORS_ORIGINS is set (e2e)', () => {
+  let api: TestApp;
+
+  beforeAll(async () => {
+    api = await startTestApp({ CORS_ORIGINS: 'https://app.example.com' });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('answers the preflight of an allowed origin and exposes the API headers', async () => {
+    const preflight = await api.request('OPTIONS', '/v1/pets', {
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization');
+    const response = await api.request('GET', '/v1/pets', { headers: { ...AUTH, origin: 'https://app.example.com' } });
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(response.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+  });
+
+  it('gives another origin nothing', async () => {
+    const response = await api.request('GET', '/v1/pets', { headers: { ...AUTH, origin: 'https://evil.example.com' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

@@ -1,0 +1,92 @@
+import { Outcome, runLoad, sleep } from '../support/load';
+import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import { TcpProxy } from '../support/tcp-proxy';
+import { TestDatabase, createTestDatabase } from '../support/test-database';
+import { AUTH } from '../support/test-app';
+
+// The proxy sits between the service and a PostgreSQL server; the embedded database has no server to cut.
+const describeOnServer = process.env.DATABASE_URL ? describe : describe.skip;
+
+describeOnServer('database outage (built service behind a TCP proxy; needs a PostgreSQL server, skipped on the embedded database)', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const target = new URL(database.url);
+    proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
+    target.host = `127.0.0.1:${proxy.port}`;
+    service = await startServiceProcess({ DATABASE_URL: target.toString(), DATABASE_POOL_SIZE: '4' });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  const get = (path: string) => fetch(service.baseUrl + path, { headers: AUTH, signal: AbortSignal.timeout(10000) });
+
+  it('answers 503 within 3 s while the database is down or silent, stays alive, and recovers within 5 s', async () => {
+    const marks: Record<string, number> = {};
+    const readyDuringOutage: Array<{ status: number; body: unknown }> = [];
+    let liveDuringOutage = 0;
+    let t0 = 0;
+    const script = (async () => {
+      await sleep(1000);
+      // First silent (open connections stop answering mid-query), then refusing every connection.
+      marks.outage = performance.now() - t0;
+      proxy.set('blackhole');
+      await sleep(3000);
+      proxy.set('refuse');
+      await sleep(1000);
+      const ready = await get('/health/ready');
+      readyDuringOutage.push({ status: ready.status, body: await ready.json() });
+      liveDuringOutage = (await get('/health/live')).status;
+      await sleep(1500);
+      marks.restore = performance.now() - t0;
+      proxy.set('up');
+      await sleep(7000);
+    })();
+    t0 = performance.now();
+    const { outcomes } = await runLoad({
+      baseUrl: service.baseUrl,
+      headers: AUTH,
+      concurrency: 8,
+      until: script,
+      next: (c, i) => (i % 2 ? { method: 'GET', path: '/v1/pets?limit=5' } : { method: 'POST', path: '/v1/pets', body: { name: `pet ${c}-${i}`, categoryId: 1 } }),
+    });
+
+    expect(service.child.exitCode).toBeNull();
+    expect(liveDuringOutage).toBe(200);
+    expect(readyDuringOutage).toEqual([{ status: 503, body: { code: 'service_unavailable', message: 'Not ready: the database does not answer', status: 503 } }]);
+    const unexpected = outcomes.filter((o) => ![200, 201, 503].includes(o.status));
+    expect(unexpected).toEqual([]);
+    for (const o of outcomes.filter((o) => o.status === 503)) {
+      expect(o.body).toEqual({ code: 'service_unavailable', message: 'The service cannot reach its database; try again shortly', status: 503 });
+    }
+    const slowest = Math.max(...outcomes.map((o) => o.end - o.start));
+    expect(slowest).toBeLessThan(3000);
+    // Every request that began and ended inside the outage was refused.
+    const inside = outcomes.filter((o) => o.start > marks.outage + 50 && o.end < marks.restore);
+    expect(inside.length).toBeGreaterThan(20);
+    expect(inside.filter((o) => o.status !== 503)).toEqual([]);
+    // Recovery: from some moment after the restore on, every request succeeds.
+    const failedAfter = outcomes.filter((o) => o.start >= marks.restore && o.status === 503);
+    const recoveredAt = failedAfter.length ? Math.max(...failedAfter.map((o) => o.end)) : marks.restore;
+    const after = outcomes.filter((o) => o.start > recoveredAt);
+    expect(after.length).toBeGreaterThan(20);
+    expect(after.every((o) => o.status === 200 || o.status === 201)).toBe(true);
+    expect(recoveredAt - marks.restore).toBeLessThan(5000);
+    expect((await get('/health/ready')).status).toBe(200);
+    console.log(
+      `database outage: ${outcomes.length} requests, ${outcomes.filter((o) => o.status === 503).length} answered 503, slowest ${Math.round(slowest)} ms, ` +
+        `503 p99 ${Math.round(percentile(outcomes.filter((o) => o.status === 503), 0.99))} ms, recovered ${Math.round(recoveredAt - marks.restore)} ms after the database returned`,
+    );
+  });
+});
+
+function percentile(outcomes: Outcome[], p: number): number {
+  const sorted = outcomes.map((o) => o.end - o.start).sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}

@@ -1,0 +1,60 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { TEST_API_KEY } from './test-app';
+import { createTestDatabase } from './test-database';
+
+const MAIN = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'main.js');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Every line the service wrote on standard output so far. */
+  lines: string[];
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the BUILT service (`node apps/api/dist/main.js`) on a free port, as it runs in production. */
+export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const match = /listening on (http:\/\/[^/\s"]+)/.exec(line);
+      if (match) resolve(match[1]);
+    });
+    void exited.then((code) => reject(new Error(`the service exited (${code}) before listening: ${errors}`)));
+  });
+  return {
+    child,
+    baseUrl,
+    lines,
+    exited,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** The database for a built service: the suite's own on the server, else an embedded one in a folder of its own. */
+export async function createServiceDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const database = await createTestDatabase();
+    return { env: { DATABASE_URL: database.url }, drop: () => database.drop() };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'petstore-service-'));
+  return { env: { DATA_DIR: dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+}
