@@ -612,7 +612,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description A fault of the service (code `internal_error`); the details are only in its log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -630,28 +644,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
-            };
-            /** @description Missing or invalid API key (code `unauthorized`). */
-            401: {
-                headers: {
-                    /** @description Always `Bearer` (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this API key (code `rate_limited`). */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
                 };
             };
             /** @description A fault of the service (code `internal_error`); the details are only in its log. */

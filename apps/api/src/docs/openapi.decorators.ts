@@ -41,7 +41,16 @@ export const COMMON_ERROR_STATUSES: readonly number[] = [401, 429, 500, 503];
 
 /** Documents the Error body for the common statuses and the given ones. */
 export function ApiErrorResponses(...statuses: number[]) {
-  const all = [...new Set([...COMMON_ERROR_STATUSES, ...statuses])].sort((a, b) => a - b);
+  return errorResponses([...COMMON_ERROR_STATUSES, ...statuses]);
+}
+
+/** For operations marked @Public(): no key check and no per-key rate limit, so only faults and the given statuses. */
+export function ApiPublicErrorResponses(...statuses: number[]) {
+  return errorResponses([500, ...statuses]);
+}
+
+function errorResponses(statuses: number[]) {
+  const all = [...new Set(statuses)].sort((a, b) => a - b);
   return applyDecorators(
     ...all.map((status) => {
       const response = ERROR_RESPONSES[status];

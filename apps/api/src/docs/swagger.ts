@@ -50,9 +50,11 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     },
   };
   const document = SwaggerModule.createDocument(app, builder, { ignoreGlobalPrefix: true });
-  // Operational endpoints live outside /v1, so they name their own server.
+  // Operational endpoints live outside /v1, so they name their own server; they need no key.
   for (const [path, item] of Object.entries(document.paths)) {
-    if (path.startsWith('/health/')) item.servers = [{ url: '/', description: 'This instance (outside /v1)' }];
+    if (!path.startsWith('/health/')) continue;
+    item.servers = [{ url: '/', description: 'This instance (outside /v1)' }];
+    if (item.get) item.get.security = [];
   }
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiSchemas } };
   for (const pathItem of Object.values(document.paths)) {

@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { DomainError } from '@petstore/http-errors';
 import { Public } from '../auth/public.decorator';
-import { ApiErrorResponses } from '../docs/openapi.decorators';
+import { ApiPublicErrorResponses } from '../docs/openapi.decorators';
 import { DATABASE_TIMEOUTS } from '../database/database.options';
 
 export class DatabaseNotReadyError extends DomainError {
@@ -11,6 +11,12 @@ export class DatabaseNotReadyError extends DomainError {
     super('service_unavailable', 'Not ready: the database does not answer');
   }
 }
+
+const HEALTH_SCHEMA = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string', enum: ['ok'] } },
+};
 
 /** Operational endpoints for orchestrators and load balancers: outside /v1, no API key. */
 @ApiTags('operations')
@@ -24,15 +30,16 @@ export class HealthController {
 
   @Get('live')
   @ApiOperation({ operationId: 'live', summary: 'Liveness: the process answers' })
-  @ApiResponse({ status: 200, description: 'The process is up.' })
+  @ApiResponse({ status: 200, description: 'The process is up.', content: { 'application/json': { schema: HEALTH_SCHEMA } } })
+  @ApiPublicErrorResponses()
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @ApiOperation({ operationId: 'ready', summary: 'Readiness: the database answers' })
-  @ApiResponse({ status: 200, description: 'The service can serve requests.' })
-  @ApiErrorResponses(503)
+  @ApiResponse({ status: 200, description: 'The service can serve requests.', content: { 'application/json': { schema: HEALTH_SCHEMA } } })
+  @ApiPublicErrorResponses(503)
   async ready(): Promise<unknown> {
     try {
       return await this.health.check([() => this.database.pingCheck('database').withTimeout(DATABASE_TIMEOUTS.queryMs)]);
