@@ -37,7 +37,8 @@ describe('API keys at start (e2e)', () => {
       const lines: string[] = [];
       for await (const line of createInterface({ input: service.stdout })) {
         lines.push(line);
-        if (line.startsWith('Pet Store API listening')) break;
+        // The banner is a JSON log line; the key is printed once, as plain text, before it.
+        if (line.includes('Pet Store API listening')) break;
       }
       const printed = lines.join('\n').match(/pet_[A-Za-z0-9_-]{43}/g) ?? [];
       expect(printed).toHaveLength(1);

@@ -45,11 +45,23 @@ describe('the API documents, served without a key (e2e)', () => {
     expect(document.servers.map((s: { url: string }) => s.url)).toEqual(['/v1', PUBLIC_BASE_URL, STAGING_BASE_URL]);
   });
 
-  it('has paths relative to the /v1 servers, with the decided operationIds', () => {
+  it('has paths relative to the /v1 servers, with the decided operationIds, and the health checks outside /v1', () => {
     const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item as Record<string, { operationId: string }>).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+      Object.entries(item as Record<string, { operationId: string }>)
+        .filter(([method]) => method !== 'servers')
+        .map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
-    expect(operations.sort()).toEqual(['GET /pets listPets', 'GET /pets/{petId} getPet', 'GET /store/orders listOrders', 'POST /pets createPet']);
+    expect(operations.sort()).toEqual([
+      'GET /health/live live',
+      'GET /health/ready ready',
+      'GET /pets listPets',
+      'GET /pets/{petId} getPet',
+      'GET /store/orders listOrders',
+      'POST /pets createPet',
+    ]);
+    for (const path of ['/health/live', '/health/ready']) {
+      expect(document.paths[path].servers).toEqual([{ url: '/', description: 'This instance (outside /v1)' }]);
+    }
   });
 
   it('marks getPet deprecated and listOrders experimental', () => {

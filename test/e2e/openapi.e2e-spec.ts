@@ -48,9 +48,18 @@ describe('OpenAPI document and typed client (e2e)', () => {
       'https://petstore.example.com/v1',
       'https://staging.petstore.example.com/v1',
     ]);
-    const operations = Object.entries(document.paths).flatMap(([path, item]: [string, any]) =>
-      Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, ...op })),
+    const all = Object.entries(document.paths).flatMap(([path, item]: [string, any]) =>
+      Object.entries(item)
+        .filter(([method]) => method !== 'servers')
+        .map(([method, op]: [string, any]) => ({ path, method, ...op })),
     );
+    // The health checks are operational endpoints outside /v1 that need no key.
+    const health = all.filter((o) => o.path.startsWith('/health/'));
+    expect(health.map((o) => `${o.method} ${o.path} ${o.operationId} ${JSON.stringify(o.security)}`).sort()).toEqual([
+      'get /health/live live []',
+      'get /health/ready ready []',
+    ]);
+    const operations = all.filter((o) => !o.path.startsWith('/health/'));
     expect(operations.map((o) => `${o.method} ${o.path} ${o.operationId}`).sort()).toEqual([
       'get /pets listPets',
       'get /pets/{petId} getPet',

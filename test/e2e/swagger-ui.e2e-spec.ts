@@ -37,10 +37,17 @@ if (!available && !process.env.CI) {
     await api?.close();
   });
 
-  it('lists the four operations and shows getPet as deprecated', async () => {
+  it('lists the four operations and the two health checks, and shows getPet as deprecated', async () => {
     // Swagger UI names each block operations-<tag>-<operationId>.
     const ids = await page.locator('.opblock').evaluateAll((blocks) => blocks.map((b) => b.id).sort());
-    expect(ids).toEqual(['operations-pets-createPet', 'operations-pets-getPet', 'operations-pets-listPets', 'operations-store-listOrders']);
+    expect(ids).toEqual([
+      'operations-operations-live',
+      'operations-operations-ready',
+      'operations-pets-createPet',
+      'operations-pets-getPet',
+      'operations-pets-listPets',
+      'operations-store-listOrders',
+    ]);
     await expect(operation('pets-getPet').getAttribute('class')).resolves.toContain('opblock-deprecated');
     await expect(operation('pets-listPets').getAttribute('class')).resolves.not.toContain('opblock-deprecated');
   });

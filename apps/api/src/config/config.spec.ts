@@ -26,6 +26,11 @@ describe('loadConfig', () => {
       databasePoolSize: 10,
       cursorSecrets: ['petstore-development-cursor-secret-not-for-production'],
       webConcurrency: 1,
+      logLevel: 'info',
+      corsOrigins: [],
+      requestTimeoutMs: 10000,
+      rateLimitPerMinute: 1200,
+      redisUrl: undefined,
     });
   });
 
@@ -44,6 +49,11 @@ describe('loadConfig', () => {
           DATABASE_POOL_SIZE: '4',
           CURSOR_SECRET: 'new-cursor-secret-0123456789abcdef, old-cursor-secret-0123456789abcdef',
           WEB_CONCURRENCY: '2',
+          LOG_LEVEL: 'debug',
+          CORS_ORIGINS: 'https://app.example.com',
+          REQUEST_TIMEOUT_MS: '5000',
+          RATE_LIMIT_PER_MINUTE: '0',
+          REDIS_URL: 'redis://cache:6379',
         },
         CWD,
       ),
@@ -59,6 +69,11 @@ describe('loadConfig', () => {
       databasePoolSize: 4,
       cursorSecrets: ['new-cursor-secret-0123456789abcdef', 'old-cursor-secret-0123456789abcdef'],
       webConcurrency: 2,
+      logLevel: 'debug',
+      corsOrigins: ['https://app.example.com'],
+      requestTimeoutMs: 5000,
+      rateLimitPerMinute: 0,
+      redisUrl: 'redis://cache:6379',
     });
   });
 
