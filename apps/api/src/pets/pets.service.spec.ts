@@ -43,6 +43,13 @@ describe('PetsService', () => {
       });
     });
 
+    it('draws ids from a sequence that stops at 2^53 - 1, so every id is exact as a JSON number', async () => {
+      const [{ max }] = await dataSource.query(
+        `SELECT seqmax::text AS max FROM pg_sequence WHERE seqrelid = pg_get_serial_sequence('pets', 'id')::regclass`,
+      );
+      expect(max).toBe(String(Number.MAX_SAFE_INTEGER));
+    });
+
     it('assigns increasing ids as numbers', async () => {
       const first = await service.create({ name: 'A', categoryId: 1 });
       const second = await service.create({ name: 'A', categoryId: 1 });
