@@ -30,7 +30,7 @@ if (serverUrl) {
 }
 
 const child = spawn(process.execPath, ['apps/api/dist/main.js'], {
-  env: { ...process.env, NODE_ENV: 'production', API_KEYS: key, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: databaseUrl }) },
+  env: { ...process.env, NODE_ENV: 'production', API_KEYS: key, CURSOR_SECRET: 'soak-cursor-secret-0123456789abcdefghij', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: databaseUrl }) },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const baseUrl = await new Promise((resolve, reject) => {
