@@ -14,17 +14,25 @@ export interface DeprecationConfig {
 
 /**
  * Deprecation (RFC 9745), Sunset (RFC 8594) and a successor Link go on every answer of a deprecated
- * route, errors included, so it is done in onSend rather than in the handler.
+ * route, errors included, so they are set in onSend rather than in the handler. The hook is attached
+ * to the deprecated routes alone, with its header values computed once, so other routes pay nothing.
  */
 export function installDeprecationHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    const config = request.routeOptions.config as Partial<DeprecationConfig> | undefined;
-    const deprecation = config?.deprecation;
-    if (deprecation) {
-      reply.header('deprecation', `@${Math.floor(deprecation.since.getTime() / 1000)}`);
-      reply.header('sunset', deprecation.sunset.toUTCString());
-      reply.header('link', `<${deprecation.successor}>; rel="successor-version"`);
-    }
-    return payload;
+  fastify.addHook('onRoute', (route) => {
+    const deprecation = (route.config as Partial<DeprecationConfig> | undefined)?.deprecation;
+    if (!deprecation) return;
+    const headers = {
+      deprecation: `@${Math.floor(deprecation.since.getTime() / 1000)}`,
+      sunset: deprecation.sunset.toUTCString(),
+      link: `<${deprecation.successor}>; rel="successor-version"`,
+    };
+    const existing = route.onSend ? [route.onSend].flat() : [];
+    route.onSend = [
+      ...existing,
+      (_request, reply, payload, done) => {
+        reply.headers(headers);
+        done(null, payload);
+      },
+    ];
   });
 }
