@@ -15,7 +15,7 @@ const API_KEY = `pet_${randomBytes(32).toString('base64url')}`;
 const CURSOR_SECRET = randomBytes(32).toString('base64url');
 const AUTH = { authorization: `Bearer ${API_KEY}` };
 /** The service runs as `pnpm start` runs it: with old space capped at 96 MB, V8 collects before the heap balloons. */
-const SERVICE = { script: 'apps/api/dist/main.js', args: ['--max-old-space-size=96'] };
+const SERVICE = { script: 'apps/api/dist/main.js', args: ['--max-old-space-size=96', '--single-threaded-gc'] };
 
 async function withClient(url, work) {
   const client = new Client({ connectionString: url });
@@ -155,4 +155,4 @@ function writeResults(kind, data) {
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-module.exports = { ROOT, SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, drive, machine, writeResults, mean, round };
+module.exports = { AUTH, ROOT, SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, drive, machine, writeResults, mean, round };

@@ -1,8 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GlobalExceptionFilter, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
@@ -11,11 +10,12 @@ import { installDeprecationHeaders } from './http/deprecation';
 import { installDrainRefusal } from './http/drain';
 import { addSecurityHeaders, installSecurity, serverLimits } from './http/security';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
-import { httpLoggerFor, installHttpLogger } from './logging/logging.module';
-import { REQUEST_ID_HEADER, installRequestTracking, requestIdOf } from './logging/request-id';
+import { PinoLoggerService, createLogger, installLogFlushing } from './logging/logger';
+import { REQUEST_ID_HEADER, installRequestLogging, requestIdOf } from './logging/request-logging';
 
 /** Builds the whole application, initialised but not listening: used by main and by the tests alike. */
 export async function createApp(config: AppConfig, database: DatabaseTarget): Promise<NestFastifyApplication> {
+  const logger = createLogger(config);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Long ids reach the id rule (400) instead of failing to match a route (404).
@@ -23,30 +23,31 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     // Errors of the router come before any hook: they get the request id and security headers here.
     frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
-      addSecurityHeaders(request, reply);
+      addSecurityHeaders(reply);
       frameworkErrorHandler(error, request, reply);
     },
     // Requests that arrive while draining get the Error body (see installDrainRefusal).
     return503OnClosing: false,
     genReqId: requestIdOf,
-    // Fastify's request logger (request.log) is a child of ours carrying the request id; nestjs-pino binds
-    // Nest's Logger to it while a request runs. Fastify's own request lines are off: pino-http writes them.
-    loggerInstance: httpLoggerFor(config).logger,
+    // Fastify logs through our pino, but its per-request child logger is skipped (request.log is the
+    // app's logger: a child per request costs more than the rest of a cached-key GET), and its own
+    // request lines are off: installRequestLogging writes one line per request with the id in it.
+    loggerInstance: logger,
+    childLoggerFactory: (parent: FastifyBaseLogger) => parent,
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     ...serverLimits(config),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
     bodyParser: false,
     abortOnError: false,
-    bufferLogs: true,
+    logger: new PinoLoggerService(logger),
   });
-  app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   const routes = new RouteTable();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   await installSecurity(app, config);
-  installHttpLogger(fastify, httpLoggerFor(config));
-  installRequestTracking(fastify);
+  installRequestLogging(fastify, logger);
+  installLogFlushing(fastify, logger);
   installJsonBodyParser(fastify);
   installDeprecationHeaders(fastify);
   installDrainRefusal(fastify);

@@ -4,7 +4,6 @@ import { AuthModule } from './auth/auth.module';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DATABASE_TARGET, DatabaseTarget, databaseOptions } from './database/database.options';
 import { HealthModule } from './health/health.module';
-import { LoggingModule } from './logging/logging.module';
 import { OrdersModule } from './orders/orders.module';
 import { PetsModule } from './pets/pets.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -16,7 +15,6 @@ export class AppModule {
       module: AppModule,
       global: true, // APP_CONFIG and DATABASE_TARGET are needed by feature modules
       imports: [
-        LoggingModule.forRoot(config),
         TypeOrmModule.forRoot({ ...databaseOptions(database, config.databasePoolSize), retryAttempts: 2, retryDelay: 1000 }),
         AuthModule,
         RateLimitModule.forRoot(config), // after AuthModule: its guard needs the key

@@ -19,7 +19,9 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const reply = context.getResponse<FastifyReply>();
     const mapped = mapError(exception, { method: request.method, url: request.url }, this.routes);
     if (mapped.unexpected) {
-      this.logger.error(`${request.method} ${request.url} failed`, exception instanceof Error ? exception.stack : String(exception));
+      // Fields with `msg`, so that the app's logger keeps the request id on the line.
+      const msg = `${request.method} ${request.url} failed`;
+      this.logger.error({ msg, requestId: request.id }, exception instanceof Error ? exception.stack : String(exception));
     }
     sendError(reply, mapped);
   }

@@ -17,7 +17,8 @@ export function installDrainRefusal(fastify: FastifyInstance): void {
   fastify.addHook('preClose', async () => {
     draining = true;
   });
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     if (draining) sendError(reply, mapError(new ShuttingDownError(), request));
+    else done();
   });
 }

@@ -1,8 +1,8 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import helmetHeaders from 'helmet';
+import type { FastifyReply } from 'fastify';
+import helmet from 'helmet';
 import { AppConfig } from '../config/config';
 
 /** Header and time limits of the HTTP server, so that a slow or huge request cannot hold it. */
@@ -25,10 +25,14 @@ export function serverLimits(config: AppConfig) {
 /**
  * Security headers (helmet's defaults: CSP, HSTS, nosniff, frame and referrer policies …) on every
  * answer, errors and docs included; Swagger UI loads only its own scripts, so the default CSP holds.
+ * helmet's defaults are the same for every request, so they are computed once and set in one call.
  * CORS is off unless CORS_ORIGINS names the origins allowed to call the API from a browser.
  */
 export async function installSecurity(app: NestFastifyApplication, config: AppConfig): Promise<void> {
-  await app.register(helmet, { global: true });
+  app.getHttpAdapter().getInstance().addHook('onRequest', (_request, reply, done) => {
+    reply.headers(SECURITY_HEADERS);
+    done();
+  });
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins,
@@ -40,9 +44,15 @@ export async function installSecurity(app: NestFastifyApplication, config: AppCo
   }
 }
 
-const setSecurityHeaders = helmetHeaders();
+/** The headers helmet's middleware sets, collected once from a stand-in response. */
+const SECURITY_HEADERS: Record<string, string> = (() => {
+  const headers: Record<string, string> = {};
+  const response = { setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = String(value)), removeHeader: () => undefined };
+  helmet()({} as IncomingMessage, response as unknown as ServerResponse, () => undefined);
+  return headers;
+})();
 
 /** The same headers for answers written before any hook runs (router errors). */
-export function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  setSecurityHeaders(request.raw, reply.raw, () => undefined);
+export function addSecurityHeaders(reply: FastifyReply): void {
+  reply.headers(SECURITY_HEADERS);
 }

@@ -1,4 +1,4 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
 import { RateLimitedError } from '@petstore/http-errors';
 import type { FastifyReply } from 'fastify';
@@ -11,12 +11,21 @@ import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  private readonly failures = new Logger('RateLimit');
+
   protected override async handleRequest({ context, limit, ttl, throttler }: ThrottlerRequest): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const keyId = request.apiKey?.keyId;
     if (!keyId) return true; // public routes: nothing to count against
     const name = throttler.name ?? 'default';
-    const record = await this.storageService.increment(`petstore:ratelimit:${name}:${keyId}`, ttl, limit, ttl, name);
+    let record: Awaited<ReturnType<typeof this.storageService.increment>>;
+    try {
+      record = await this.storageService.increment(`petstore:ratelimit:${name}:${keyId}`, ttl, limit, ttl, name);
+    } catch (error) {
+      // Fail open: the limiter must not take the API down with it.
+      this.failures.warn({ msg: `rate limit not checked, Redis failed: ${(error as Error).message}`, requestId: request.id });
+      return true;
+    }
     const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     reply.header('ratelimit-policy', `"${name}";q=${limit};w=${Math.round(ttl / 1000)}`);

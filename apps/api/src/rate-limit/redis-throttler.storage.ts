@@ -11,7 +11,7 @@ return { hits, redis.call('PTTL', KEYS[1]) }`;
 
 /**
  * Fixed-window counters in Redis, shared by every instance. When Redis does not answer within
- * 500 ms the request is let through (fail open): the limiter must not take the API down with it.
+ * 500 ms, increment fails and the guard lets the request through (fail open).
  */
 export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
@@ -28,15 +28,11 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
     this.redis.on('ready', () => (down = false));
   }
 
+  /** Throws when Redis fails; the guard then lets the request through (and logs it with the request's id). */
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
-    try {
-      const [hits, remainingMs] = (await this.redis.eval(INCREMENT, 1, key, ttl)) as [number, number];
-      const seconds = Math.max(1, Math.ceil(remainingMs / 1000));
-      return { totalHits: hits, timeToExpire: seconds, isBlocked: hits > limit, timeToBlockExpire: hits > limit ? seconds : 0 };
-    } catch (error) {
-      this.logger.warn(`rate limit not checked, Redis failed: ${(error as Error).message}`);
-      return { totalHits: 0, timeToExpire: Math.ceil(ttl / 1000), isBlocked: false, timeToBlockExpire: 0 };
-    }
+    const [hits, remainingMs] = (await this.redis.eval(INCREMENT, 1, key, ttl)) as [number, number];
+    const seconds = Math.max(1, Math.ceil(remainingMs / 1000));
+    return { totalHits: hits, timeToExpire: seconds, isBlocked: hits > limit, timeToBlockExpire: hits > limit ? seconds : 0 };
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const ACCEPTED = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Fastify's `genReqId`: an incoming X-Request-Id that is safe to log and echo is kept, anything else
+ * is replaced by a new UUID.
+ */
+export function requestIdOf(raw: IncomingMessage): string {
+  const incoming = raw.headers[REQUEST_ID_HEADER];
+  return typeof incoming === 'string' && ACCEPTED.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * Echoes the request id on every answer, errors and unknown routes included, and writes one JSON line
+ * per answered request: id, method, url, matched route, status, duration and the API key's id.
+ * A 5xx other than the designed 501 is logged at error level; its cause is logged by the exception filter.
+ */
+export function installRequestLogging(fastify: FastifyInstance, logger: Logger): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const statusCode = reply.statusCode;
+    const { method, url } = request;
+    logger[statusCode >= 500 && statusCode !== 501 ? 'error' : 'info'](
+      {
+        requestId: request.id,
+        req: { method, url },
+        route: request.routeOptions.url,
+        res: { statusCode },
+        durationMs: reply.elapsedTime,
+        keyId: (request as FastifyRequest & { apiKey?: { keyId: string } }).apiKey?.keyId,
+      },
+      `${method} ${url} ${statusCode}`,
+    );
+    done();
+  });
+}
