@@ -14,8 +14,13 @@ const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:54
 const API_KEY = `pet_${randomBytes(32).toString('base64url')}`;
 const CURSOR_SECRET = randomBytes(32).toString('base64url');
 const AUTH = { authorization: `Bearer ${API_KEY}` };
-/** The service runs as `pnpm start` runs it: with old space capped at 96 MB, V8 collects before the heap balloons. */
-const SERVICE = { script: 'apps/api/dist/main.js', args: ['--max-old-space-size=96', '--single-threaded-gc'] };
+/** The service runs exactly as `pnpm start` runs it: the node flags (heap and GC settings) are read from that script. */
+const SERVICE = (() => {
+  const start = require('../package.json').scripts.start;
+  const [, flags] = /node ((?:--\S+ )*)apps\/api\/dist\/main\.js/.exec(start) ?? [];
+  if (flags === undefined) throw new Error(`cannot read the node flags from the start script: ${start}`);
+  return { script: 'apps/api/dist/main.js', args: flags.trim().split(' ').filter(Boolean) };
+})();
 
 async function withClient(url, work) {
   const client = new Client({ connectionString: url });

@@ -3,7 +3,6 @@ import { DataSource } from 'typeorm';
 import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
 import { databaseOptions } from '../database/database.options';
 import { PetCursors } from './pet-cursors';
-import { PetEntity } from './pet.entity';
 import { PetNotFoundError, PetsService } from './pets.service';
 
 /** The service on a real PostgreSQL of its own (server or embedded), schema from the migrations. */
@@ -16,7 +15,7 @@ describe('PetsService', () => {
     database = await createTestDatabase();
     dataSource = new DataSource(databaseOptions({ url: database.url, embedded: database.embedded }, 2));
     await dataSource.initialize();
-    service = new PetsService(dataSource.getRepository(PetEntity), new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }));
+    service = new PetsService(dataSource, { url: database.url, embedded: database.embedded }, new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }));
   }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await dataSource?.destroy();
