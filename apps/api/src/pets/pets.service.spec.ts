@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
 import { databaseOptions } from '../database/database.options';
 import { PetCursors } from './pet-cursors';
-import { PetNotFoundError, PetsService } from './pets.service';
+import { LIST_BY_STATUS, PetNotFoundError, PetsService } from './pets.service';
 
 /** The service on a real PostgreSQL of its own (server or embedded), schema from the migrations. */
 describe('PetsService', () => {
@@ -83,6 +83,28 @@ describe('PetsService', () => {
       const { pets } = await service.list({ status: 'pending', limit: 100 });
       expect(pets.map((p) => p.id)).toEqual([2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24]);
       expect(await service.list({ status: 'sold' })).toEqual({ pets: [] });
+    });
+  });
+
+  describe('the statement of a status filter', () => {
+    it('scans the (status, id) index for a rare status even in the generic plan a named statement ends up with', async () => {
+      // Most pets sold, the available ones all at the end: walking the primary key would pass every sold one.
+      await dataSource.query(
+        `INSERT INTO pets (name, category_id, status)
+         SELECT 'pet', 1, CASE WHEN n > 49900 THEN 'available' ELSE 'sold' END FROM generate_series(1, 50000) AS n`,
+      );
+      await dataSource.query('ANALYZE pets');
+      const runner = dataSource.createQueryRunner();
+      try {
+        await runner.query('SET plan_cache_mode = force_generic_plan');
+        await runner.query(`PREPARE list_available(bigint, int) AS ${LIST_BY_STATUS.get('available')!.text}`);
+        const [{ 'QUERY PLAN': plan }] = await runner.query('EXPLAIN (FORMAT JSON) EXECUTE list_available(0, 21)');
+        expect(JSON.stringify(plan)).toContain('"Index Name":"pets_status_id_idx"');
+        expect(JSON.stringify(plan)).not.toContain('"Index Name":"pets_pkey"');
+      } finally {
+        await runner.query('DEALLOCATE list_available; RESET plan_cache_mode').catch(() => undefined);
+        await runner.release();
+      }
     });
   });
 
