@@ -9,6 +9,7 @@ const { join } = require('node:path');
 const { Client } = require('pg');
 const { ROOT, SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, drive, machine, writeResults, mean, round } = require('./lib');
 const { PetCursors } = require(join(ROOT, 'apps/api/dist/pets/pet-cursors'));
+const { LIST_BY_STATUS } = require(join(ROOT, 'apps/api/dist/pets/pets.service'));
 
 const SMALL = Number(process.env.BENCH_SMALL || 10_000);
 const LARGE = Number(process.env.BENCH_LARGE || 1_000_000);
@@ -31,9 +32,8 @@ async function explain(url, afterId) {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query(
-      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT id, name, category_id, status FROM pets WHERE status = 'sold' AND id > ${afterId} ORDER BY id LIMIT 21`,
-    );
+    // The service's own statement for `status=sold`, with the values of the page.
+    const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${LIST_BY_STATUS.get('sold').text}`, [afterId, 21]);
     const [{ Plan: plan, 'Execution Time': ms }] = rows[0]['QUERY PLAN'];
     const scan = plan.Plans?.[0] ?? plan;
     return { node: `${scan['Node Type']} using ${scan['Index Name']}`, rowsRead: scan['Actual Rows'], sharedBuffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'], executionMs: ms };
