@@ -9,7 +9,7 @@ const { SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, d
 
 const PETS = Number(process.env.BENCH_PETS || 5000);
 const DURATION = Number(process.env.BENCH_DURATION || 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 
 async function main() {

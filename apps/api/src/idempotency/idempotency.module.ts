@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyService } from './idempotency.service';
+import { IdempotentRequests } from './idempotent-requests';
 
 @Module({
-  providers: [IdempotencyService, IdempotencyInterceptor],
-  exports: [IdempotencyService, IdempotencyInterceptor],
+  providers: [IdempotencyService, IdempotentRequests],
+  exports: [IdempotentRequests],
 })
 export class IdempotencyModule {}

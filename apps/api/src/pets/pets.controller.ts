@@ -1,12 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CURSOR_MAX_LENGTH, ListPetsQuery, NewPet, Pet, listLimitSchema } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
+import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { DeprecationConfig } from '../http/deprecation';
-import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
+import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from '../http/validation.pipes';
 import { CREATED_PET_RESPONSE, PET_RESPONSE, PETS_RESPONSE } from './pet.serialization';
 import { PetsService } from './pets.service';
@@ -23,7 +24,10 @@ const GET_PET_DEPRECATION: DeprecationConfig = {
 @ApiBearerAuth('apiKey')
 @Controller('pets')
 export class PetsController {
-  constructor(private readonly pets: PetsService) {}
+  constructor(
+    private readonly pets: PetsService,
+    private readonly idempotent: IdempotentRequests,
+  ) {}
 
   @Get()
   @RouteSchema(PETS_RESPONSE)
@@ -68,7 +72,6 @@ export class PetsController {
   @HttpCode(201)
   @RouteSchema(CREATED_PET_RESPONSE)
   @RequireScopes('pets:write')
-  @UseInterceptors(IdempotencyInterceptor)
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
@@ -90,10 +93,12 @@ export class PetsController {
     content: { 'application/json': { schema: schemaRef('Pet') } },
   })
   @ApiErrorResponses(400, 409, 413, 415, 422)
-  async create(@Body(NewPetBodyPipe) body: NewPet, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet> {
-    const pet = await this.pets.create(body);
-    reply.header('location', `/v1/pets/${pet.id}`);
-    return pet;
+  create(@Body(NewPetBodyPipe) body: NewPet, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet> {
+    return this.idempotent.run(request, reply, async () => {
+      const pet = await this.pets.create(body);
+      reply.header('location', `/v1/pets/${pet.id}`);
+      return pet;
+    });
   }
 
   @Get(':petId')
