@@ -160,4 +160,4 @@ function writeResults(kind, data) {
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-module.exports = { AUTH, ROOT, SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, drive, machine, writeResults, mean, round };
+module.exports = { ROOT, SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, drive, machine, writeResults, mean, round };
