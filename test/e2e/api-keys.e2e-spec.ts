@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { KEYS_CLI, ROOT, ToolRun, run } from '../support/processes';
-import { AUTH, TestApp, countPets, startTestApp } from '../support/test-app';
+import { AUTH, countPets, startTestApp, useTestApp } from '../support/test-app';
 
 // Real processes and databases on a shared 2-core machine: starting them may take a while under load.
 jest.setTimeout(120_000);
@@ -16,7 +16,7 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('API keys (e2e)', () => {
-  let api: TestApp;
+  const api = useTestApp();
   /** Every key the tool printed: none may ever be found in the database. */
   const issued: string[] = [];
 
@@ -32,12 +32,6 @@ describe('API keys (e2e)', () => {
   };
   const listed = async () => JSON.parse((await keys('list', '--json')).stdout) as Record<string, unknown>[];
 
-  beforeAll(async () => {
-    api = await startTestApp();
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
 
   it('create prints the key alone on stdout, through the root script too; the key works at once', async () => {
     const viaScript = await run('pnpm', ['-s', 'keys', 'create', '--name', 'ci'], { DATABASE_URL: api.database.url });

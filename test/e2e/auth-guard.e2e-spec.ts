@@ -4,7 +4,7 @@ import { RequestMethod } from '../../apps/api/node_modules/@nestjs/common';
 import { ModulesContainer } from '../../apps/api/node_modules/@nestjs/core';
 import { IS_PUBLIC } from '../../apps/api/src/auth/public.decorator';
 import { REQUIRED_SCOPES } from '../../apps/api/src/auth/scopes.decorator';
-import { TEST_API_KEY, TestApp, startTestApp } from '../support/test-app';
+import { TEST_API_KEY, useTestApp } from '../support/test-app';
 
 // A real database on a shared 2-core machine: starting it may take a while under load.
 jest.setTimeout(120_000);
@@ -87,16 +87,9 @@ function hostileHeaders(): (string | undefined)[] {
 }
 
 describe('the global guard (e2e)', () => {
-  let api: TestApp;
+  const api = useTestApp();
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-
-  beforeAll(async () => {
-    api = await startTestApp();
-  });
-  afterAll(async () => {
-    agent.destroy();
-    await api?.close();
-  });
+  afterAll(() => agent.destroy());
 
   it('answers 1,000 hostile Authorization headers with 401 and the Error body, never a 5xx', async () => {
     const headers = hostileHeaders();

@@ -1,4 +1,4 @@
-import { countPets, AUTH, TEST_API_KEY, TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { countPets, AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
 import { expectDeprecationHeaders, expectInvalidKey, expectMissingKey, seedPets, truncatePets } from '../support/expectations';
 
 const VALID_PET = { name: 'Rex', categoryId: 3 };
@@ -12,14 +12,7 @@ const OPERATIONS: [string, string, string, number, unknown?][] = [
 ];
 
 describe('authentication (e2e)', () => {
-  let api: TestApp;
-
-  beforeAll(async () => {
-    api = await startTestApp();
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await api?.close();
-  }, STARTUP_TIMEOUT_MS);
+  const api = useTestApp();
   beforeEach(async () => {
     await truncatePets(api);
     await seedPets(api, [{ name: 'Seed', categoryId: 1, status: 'available' }]);

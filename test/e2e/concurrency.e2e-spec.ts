@@ -1,15 +1,8 @@
 import { runLoad } from '../support/load';
-import { AUTH, TestApp, startTestApp } from '../support/test-app';
+import { AUTH, useTestApp } from '../support/test-app';
 
 describe('concurrent creates (e2e)', () => {
-  let api: TestApp;
-
-  beforeAll(async () => {
-    api = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
 
   it('2,000 creates from 50 concurrent clients give 2,000 distinct ids, each listed once', async () => {
     const { outcomes } = await runLoad({

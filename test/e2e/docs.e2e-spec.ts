@@ -1,19 +1,15 @@
-import { TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
 import { JSON_CONTENT_TYPE } from '../support/expectations';
 
 const PUBLIC_BASE_URL = 'https://api.petstore.test/v1';
 const STAGING_BASE_URL = 'https://staging.petstore.test/v1';
 
 describe('the API documents, served without a key (e2e)', () => {
-  let api: TestApp;
+  const api = useTestApp({ PUBLIC_BASE_URL, STAGING_BASE_URL });
   let document: any; // the parsed OpenAPI document
 
   beforeAll(async () => {
-    api = await startTestApp({ PUBLIC_BASE_URL, STAGING_BASE_URL });
     document = (await api.request('GET', '/docs/openapi.json')).body;
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await api?.close();
   }, STARTUP_TIMEOUT_MS);
 
   it('serves the OpenAPI 3 document as JSON at /docs/openapi.json', async () => {

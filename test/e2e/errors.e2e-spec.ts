@@ -1,15 +1,8 @@
-import { AUTH, TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { AUTH, useTestApp } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectError } from '../support/expectations';
 
 describe('routing errors and the Error body (e2e)', () => {
-  let api: TestApp;
-
-  beforeAll(async () => {
-    api = await startTestApp();
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await api?.close();
-  }, STARTUP_TIMEOUT_MS);
+  const api = useTestApp();
 
   describe('unknown routes: 404 not_found', () => {
     it.each([

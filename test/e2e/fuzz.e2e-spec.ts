@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { AUTH, TestApp, startTestApp } from '../support/test-app';
+import { AUTH, useTestApp } from '../support/test-app';
 
 const segment = fc.oneof(
   fc.constantFrom('v1', 'pets', 'store', 'orders', 'docs', 'health', 'live', 'ready', '1', '0', '-1', '9223372036854775808', '%E0%A4%A', '%zz', '..', '%00'),
@@ -34,14 +34,7 @@ const body = fc.oneof(
 const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS');
 
 describe('fuzz: random requests on every route (e2e)', () => {
-  let api: TestApp;
-
-  beforeAll(async () => {
-    api = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
 
   it('never answers 5xx (but the orders 501) and every error is an Error body with its status', async () => {
     await fc.assert(

@@ -1,14 +1,7 @@
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 describe('health (e2e)', () => {
-  let api: TestApp;
-
-  beforeAll(async () => {
-    api = await startTestApp();
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApp();
 
   it('live answers 200 without an API key', async () => {
     const response = await api.request('GET', '/health/live');

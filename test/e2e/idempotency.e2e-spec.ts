@@ -1,19 +1,13 @@
 import { hashRequestBody } from '../../apps/api/src/idempotency/idempotency.service';
-import { AUTH, TEST_API_KEY, TestApp, countPets, startTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY, countPets, useTestApp } from '../support/test-app';
 
 const SECOND_KEY = 'second-key-0123456789abcdefghijklmn';
 
 describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
-  let api: TestApp;
+  const api = useTestApp({ API_KEYS: `${TEST_API_KEY},${SECOND_KEY}`, RATE_LIMIT_PER_MINUTE: '0' });
   const post = (key: string | undefined, body: unknown, auth = AUTH) =>
     api.request('POST', '/v1/pets', { headers: { ...auth, ...(key === undefined ? {} : { 'idempotency-key': key }) }, body });
 
-  beforeAll(async () => {
-    api = await startTestApp({ API_KEYS: `${TEST_API_KEY},${SECOND_KEY}`, RATE_LIMIT_PER_MINUTE: '0' });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
   beforeEach(async () => {
     await api.sql.query('TRUNCATE pets RESTART IDENTITY');
     await api.sql.query('TRUNCATE idempotency_keys');

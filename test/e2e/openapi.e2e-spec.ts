@@ -3,20 +3,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPetStoreClient } from '@petstore/client';
 import { ContractChecker } from '../support/contract';
-import { AUTH, TEST_API_KEY, TestApp, startTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 
 describe('OpenAPI document and typed client (e2e)', () => {
-  let api: TestApp;
+  const api = useTestApp();
   let document: any;
 
   beforeAll(async () => {
-    api = await startTestApp();
     document = (await api.request('GET', '/docs/openapi.json')).body;
-  });
-  afterAll(async () => {
-    await api?.close();
   });
 
   it('serves the document without a key, as JSON and as YAML', async () => {

@@ -1,4 +1,4 @@
-import { AUTH, TestApp, countPets, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { AUTH, countPets, useTestApp } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectError, expectValidationFailed, storedPets, truncatePets } from '../support/expectations';
 
 const NAME_RULE = 'name must be 1 to 255 characters long';
@@ -6,14 +6,7 @@ const CATEGORY_RULE = 'categoryId must be an integer from 1 to 9007199254740991'
 const STATUS_RULE = 'status must be one of: available, pending, sold';
 
 describe('createPet: POST /v1/pets (e2e)', () => {
-  let api: TestApp;
-
-  beforeAll(async () => {
-    api = await startTestApp();
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await api?.close();
-  }, STARTUP_TIMEOUT_MS);
+  const api = useTestApp();
   beforeEach(async () => {
     await truncatePets(api);
   });

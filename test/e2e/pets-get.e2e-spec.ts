@@ -1,21 +1,17 @@
-import { AUTH, TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { AUTH, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectDeprecationHeaders, expectError, expectInvalidKey, expectMissingKey, expectValidationFailed, seedPets, truncatePets } from '../support/expectations';
 
 const ID_RULE = 'petId must be an integer from 1 to 9223372036854775807';
 
 describe('getPet: GET /v1/pets/{petId} (deprecated) (e2e)', () => {
-  let api: TestApp;
+  const api = useTestApp();
 
   beforeAll(async () => {
-    api = await startTestApp();
     await truncatePets(api);
     await seedPets(api, [
       { name: 'Rex', categoryId: 3, status: 'pending' },
       { name: 'Tom 🐱', categoryId: 9007199254740991, status: 'sold' },
     ]);
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await api?.close();
   }, STARTUP_TIMEOUT_MS);
 
   const get = (id: string) => api.request('GET', `/v1/pets/${id}`, { headers: AUTH });

@@ -1,4 +1,4 @@
-import { AUTH, TestApp, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { AUTH, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectValidationFailed, seedPets, truncatePets } from '../support/expectations';
 
 const LIMIT_RULE = 'limit must be an integer from 1 to 100';
@@ -11,15 +11,11 @@ const pet = (id: number) => ({ id, ...SEED[id - 1] });
 const ids = (body: { id: number }[]) => body.map((p) => p.id);
 
 describe('listPets: GET /v1/pets (e2e)', () => {
-  let api: TestApp;
+  const api = useTestApp();
 
   beforeAll(async () => {
-    api = await startTestApp();
     await truncatePets(api);
     await seedPets(api, SEED);
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await api?.close();
   }, STARTUP_TIMEOUT_MS);
 
   const list = (query = '') => api.request('GET', `/v1/pets${query}`, { headers: AUTH });

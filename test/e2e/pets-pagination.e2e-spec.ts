@@ -1,5 +1,5 @@
 import { PetCursors } from '../../apps/api/src/pets/pet-cursors';
-import { AUTH, TestApp, TestResponse, startTestApp } from '../support/test-app';
+import { AUTH, TestResponse, useTestApp } from '../support/test-app';
 
 const INVALID_CURSOR = {
   code: 'validation_failed',
@@ -18,7 +18,7 @@ function nextLink(response: TestResponse): string | undefined {
 }
 
 describe('pets pagination (e2e)', () => {
-  let api: TestApp;
+  const api = useTestApp();
 
   /** Follows the next links from `path` and returns the pages' bodies and the URLs visited. */
   async function walk(path: string, onPage?: (page: number) => Promise<void>) {
@@ -35,12 +35,6 @@ describe('pets pagination (e2e)', () => {
     return { pages, urls };
   }
 
-  beforeAll(async () => {
-    api = await startTestApp();
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
   beforeEach(async () => {
     await api.sql.query('TRUNCATE pets RESTART IDENTITY');
     // 50 pets, ids 1-50, statuses in turn: available, pending, sold, available, ...

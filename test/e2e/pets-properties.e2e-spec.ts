@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { AUTH, TestApp, countPets, startTestApp, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { AUTH, countPets, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
 import { storedPets, truncatePets } from '../support/expectations';
 
 const STATUSES = ['available', 'pending', 'sold'] as const;
@@ -55,14 +55,10 @@ const invalidBody: fc.Arbitrary<{ body: Record<string, unknown>; field: string }
 );
 
 describe('createPet properties (e2e, generated bodies)', () => {
-  let api: TestApp;
+  const api = useTestApp();
 
   beforeAll(async () => {
-    api = await startTestApp();
     await truncatePets(api);
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await api?.close();
   }, STARTUP_TIMEOUT_MS);
 
   it('stores every valid body and returns it byte-identical, name exactly as sent', async () => {

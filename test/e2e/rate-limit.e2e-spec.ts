@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { AUTH, TestApp, startTestApp } from '../support/test-app';
+import { AUTH, useTestApp } from '../support/test-app';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -7,8 +7,7 @@ describe.each([
   ['in memory', {}],
   ['in Redis', { REDIS_URL }],
 ])('rate limiting per API key, counters %s (e2e)', (_storage, env: Record<string, string>) => {
-  let api: TestApp;
-
+  // Registered first, so it runs before the app starts.
   beforeAll(async () => {
     if (env.REDIS_URL) {
       // The counters outlive a run for a minute: start this suite from zero.
@@ -16,11 +15,8 @@ describe.each([
       await redis.del('petstore:ratelimit:default:env-1');
       redis.disconnect();
     }
-    api = await startTestApp({ ...env, RATE_LIMIT_PER_MINUTE: '5' });
   });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApp({ ...env, RATE_LIMIT_PER_MINUTE: '5' });
 
   it('announces the quota on every authenticated answer, errors included, then answers 429 with Retry-After', async () => {
     const answers = [
@@ -61,14 +57,7 @@ describe.each([
 });
 
 describe('rate limiting off (RATE_LIMIT_PER_MINUTE=0) (e2e)', () => {
-  let api: TestApp;
-
-  beforeAll(async () => {
-    api = await startTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
 
   it('never refuses and sends no RateLimit fields', async () => {
     for (let i = 0; i < 8; i++) {

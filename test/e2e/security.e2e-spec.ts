@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { AUTH, TestApp, startTestApp } from '../support/test-app';
+import { AUTH, useTestApp } from '../support/test-app';
 
 const HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -30,14 +30,7 @@ function raw(baseUrl: string, chunks: string[], gapMs: number): Promise<{ answer
 }
 
 describe('security headers, CORS and limits (e2e)', () => {
-  let api: TestApp;
-
-  beforeAll(async () => {
-    api = await startTestApp({ REQUEST_TIMEOUT_MS: '2000' });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApp({ REQUEST_TIMEOUT_MS: '2000' });
 
   it.each([
     ['a success', 'GET', '/v1/pets', AUTH, 200],
@@ -89,14 +82,7 @@ describe('security headers, CORS and limits (e2e)', () => {
 });
 
 describe('CORS when CORS_ORIGINS is set (e2e)', () => {
-  let api: TestApp;
-
-  beforeAll(async () => {
-    api = await startTestApp({ CORS_ORIGINS: 'https://app.example.com' });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApp({ CORS_ORIGINS: 'https://app.example.com' });
 
   it('answers the preflight of an allowed origin and exposes the API headers', async () => {
     // A CORS preflight belongs to the browser's protocol, not to the API: the document does not describe it.

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, Page, chromium } from 'playwright-core';
-import { AUTH, TEST_API_KEY, TestApp, startTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
 
 /** Debian's Chromium (`apt-get install chromium`); .ci/run installs it when it is missing. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -13,14 +13,13 @@ if (!available && !process.env.CI) {
 }
 
 (available || process.env.CI ? describe : describe.skip)('Swagger UI in a browser (e2e)', () => {
-  let api: TestApp;
+  const api = useTestApp();
   let browser: Browser;
   let page: Page;
 
   const operation = (id: string) => page.locator(`#operations-${id}`);
 
   beforeAll(async () => {
-    api = await startTestApp();
     await api.sql.query('TRUNCATE pets RESTART IDENTITY');
     const created = await api.request('POST', '/v1/pets', { headers: AUTH, body: { name: 'Rex', categoryId: 3 } });
     expect(created.status).toBe(201);
@@ -34,7 +33,6 @@ if (!available && !process.env.CI) {
   }, 60000);
   afterAll(async () => {
     await browser?.close();
-    await api?.close();
   });
 
   it('lists the four operations and the two health checks, and shows getPet as deprecated', async () => {

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { createApp } from '../../apps/api/src/app.factory';
 import { loadConfig } from '../../apps/api/src/config/config';
 import { ContractChecker, OpenApiDocument } from './contract';
-import { TestDatabase, createTestDatabase } from './test-database';
+import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from './test-database';
 export { STARTUP_TIMEOUT_MS } from './test-database';
 
 export const TEST_API_KEY = 'test-key-0123456789abcdefghijklmnop';
@@ -95,6 +95,41 @@ export async function startTestApp(env: Record<string, string> = {}, shared?: Te
       await app.close();
       if (!shared) await database.drop();
     },
+  };
+}
+
+/**
+ * A suite's app: started before its tests (with the start-up timeout an embedded database needs) and
+ * closed after them. The returned object forwards to the app once it runs.
+ */
+export function useTestApp(env: Record<string, string> = {}): TestApp {
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(env);
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await started?.close();
+  }, STARTUP_TIMEOUT_MS);
+  const current = (): TestApp => {
+    if (!started) throw new Error('The test app is used before beforeAll started it');
+    return started;
+  };
+  return {
+    get app() {
+      return current().app;
+    },
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    get database() {
+      return current().database;
+    },
+    get sql() {
+      return current().sql;
+    },
+    request: (method, path, options) => current().request(method, path, options),
+    fetch: (input) => current().fetch(input),
+    close: () => current().close(),
   };
 }
 
