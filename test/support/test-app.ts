@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { createApp } from '../../apps/api/src/app.factory';
 import { loadConfig } from '../../apps/api/src/config/config';
+import { Topology } from '../cluster/topology';
 import { ContractChecker, OpenApiDocument } from './contract';
 import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from './test-database';
 export { STARTUP_TIMEOUT_MS } from './test-database';
@@ -28,6 +29,7 @@ export interface RequestOptions {
 }
 
 export interface TestApp {
+  /** The app in this process; absent behind the balancer (`pnpm test:cluster`). */
   app: Awaited<ReturnType<typeof createApp>>;
   baseUrl: string;
   database: TestDatabase;
@@ -45,12 +47,31 @@ export interface TestApp {
  * `shared` (another instance's database, which `close` then leaves in place).
  */
 export async function startTestApp(env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestApp> {
+  if (process.env.PETSTORE_TOPOLOGY === 'cluster' && !shared) return startBehindBalancer(env);
   const database = shared ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', ...env });
   const app = await createApp(config, { url: database.url, embedded: database.embedded });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return clientOf(baseUrl, database, async () => {
+    await app.close();
+    if (!shared) await database.drop();
+  }, app);
+}
+
+/** `pnpm test:cluster`: the same suite against three built instances behind HAProxy and PgBouncer. */
+async function startBehindBalancer(env: Record<string, string>): Promise<TestApp> {
+  const topology = await Topology.start({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, RATE_LIMIT_PER_MINUTE: '1200', ...env });
+  const noApp = new Proxy({} as TestApp['app'], {
+    get: () => {
+      throw new Error('This suite reaches into the app, which runs in other processes under test:cluster');
+    },
+  });
+  return clientOf(topology.baseUrl, topology.database, () => topology.stop(), noApp);
+}
+
+async function clientOf(baseUrl: string, database: TestDatabase, stop: () => Promise<void>, app: TestApp['app']): Promise<TestApp> {
   const sql = new Client({ connectionString: database.url });
   await sql.connect();
 
@@ -92,8 +113,7 @@ export async function startTestApp(env: Record<string, string> = {}, shared?: Te
     fetch: checkedFetch,
     async close() {
       await sql.end();
-      await app.close();
-      if (!shared) await database.drop();
+      await stop();
     },
   };
 }

@@ -7,7 +7,7 @@ import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
 import { setupSwagger } from './docs/swagger';
 import { installDeprecationHeaders } from './http/deprecation';
-import { installDrainRefusal } from './http/drain';
+import { DrainState, installDrainHeaders } from './http/drain';
 import { addSecurityHeaders, installSecurity, serverLimits } from './http/security';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 import { PinoLoggerService, createLogger, installLogFlushing } from './logging/logger';
@@ -26,7 +26,8 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
       addSecurityHeaders(reply);
       frameworkErrorHandler(error, request, reply);
     },
-    // Requests that arrive while draining get the Error body (see installDrainRefusal).
+    // Requests that still arrive on an open connection while the server closes are served (with
+    // Connection: close): refusing them would fail a request the balancer had already sent.
     return503OnClosing: false,
     genReqId: requestIdOf,
     // Fastify logs through our pino, but its per-request child logger is skipped (request.log is the
@@ -50,7 +51,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   installLogFlushing(fastify, logger);
   installJsonBodyParser(fastify);
   installDeprecationHeaders(fastify);
-  installDrainRefusal(fastify);
+  installDrainHeaders(fastify, app.get(DrainState));
   // Health endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready'] });
   app.useGlobalFilters(new GlobalExceptionFilter(routes));

@@ -3,7 +3,9 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { superviseWorkers } from './cluster';
 import { ConfigError, loadConfig } from './config/config';
+import { databaseTarget } from './database/database.options';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
+import { DrainState } from './http/drain';
 
 /** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
 const DRAIN_DEADLINE_MS = 8000;
@@ -12,7 +14,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (superviseWorkers(config)) return;
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
-  const app = await createApp(config, { url: config.databaseUrl ?? embedded!.url, embedded: embedded !== undefined });
+  const app = await createApp(config, databaseTarget(config, embedded?.url));
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -26,8 +28,10 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
 
-  // SIGTERM drains: the listener closes, requests in flight finish, then the database pool closes.
-  // Whatever is still open after the deadline is cut, so the process always ends in time.
+  // SIGTERM drains (see DrainState): readiness turns 503 and answers close their connections for
+  // DRAIN_DELAY_MS, long enough for a balancer's health check to see it; then the listener closes,
+  // requests in flight finish, and the database pool closes. Whatever is still open after the
+  // deadline is cut, so the process always ends in time.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -39,6 +43,8 @@ async function main(): Promise<void> {
       setTimeout(() => process.exit(1), 500).unref();
     }, DRAIN_DEADLINE_MS);
     deadline.unref();
+    app.get(DrainState).begin();
+    await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
     await app.close();
     await embedded?.stop();
     process.exit(0);

@@ -93,7 +93,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /** Readiness: the database answers and the instance is not shutting down */
         get: operations["ready"];
         put?: never;
         post?: never;

@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, ConfigError } from '../config/config';
-import { DATABASE_TARGET, DatabaseTarget } from '../database/database.options';
+import { Database } from '../database/database';
 import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from '../keys/api-key';
 import { ApiKeysStore } from '../keys/api-keys.store';
 import { ApiKeyCache } from './api-key-cache';
@@ -9,7 +8,7 @@ import { ApiKeyChangeListener } from './api-key-changes';
 
 /** Trusted while LISTEN works: changes arrive as notifications; this only bounds a missed one. */
 const LISTENING_TTL_MS = 60_000;
-/** Trusted without notifications (embedded PostgreSQL, lost listener): keeps revocation under 5 s. */
+/** Trusted without notifications (embedded PostgreSQL, transaction pooler, lost listener): keeps revocation under 5 s. */
 const POLLING_TTL_MS = 3_000;
 const USAGE_FLUSH_MS = 5_000;
 
@@ -30,19 +29,19 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(DATABASE_TARGET) database: DatabaseTarget,
-    dataSource: DataSource,
+    database: Database,
   ) {
-    this.store = new ApiKeysStore(dataSource);
+    this.store = new ApiKeysStore(database);
     this.cache = new ApiKeyCache((digest) => this.store.findUsable(digest), {
       capacity: 10_000,
       knownTtlMs: POLLING_TTL_MS,
       unknownTtlMs: POLLING_TTL_MS,
       maxConcurrentLoads: 4,
     });
-    // pglite-socket does not deliver notifications between connections, so the embedded database polls.
-    if (!database.embedded) {
-      this.listener = new ApiKeyChangeListener(database.url, {
+    // Where no session connection can be held, the cache's short lifetime alone bounds revocation.
+    const sessionUrl = database.sessionUrl;
+    if (sessionUrl) {
+      this.listener = new ApiKeyChangeListener(sessionUrl, {
         changed: (digest) => this.cache.invalidate(digest),
         listening: () => {
           this.cache.clear();

@@ -17,6 +17,15 @@ export interface AppConfig {
   /** Connections the service keeps open to a PostgreSQL server. */
   databasePoolSize: number;
   /**
+   * `transaction` when DATABASE_URL is a transaction pooler (PgBouncer `pool_mode = transaction`): no
+   * session state (named statements, startup parameters, LISTEN) survives one transaction there.
+   */
+  databasePooling: 'session' | 'transaction';
+  /** A direct (session) connection to the same database, for LISTEN and migrations behind a pooler. */
+  databaseDirectUrl?: string;
+  /** On SIGTERM: how long readiness answers 503 (and answers close their connections) before the listener closes. */
+  drainDelayMs: number;
+  /**
    * Keys that sign list cursors (`CURSOR_SECRET`, comma-separated): the first signs, every one verifies,
    * so a secret can be rotated without breaking cursors in flight. Every instance must share them.
    */
@@ -88,6 +97,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl !== undefined && !hasProtocol(redisUrl, ['redis:', 'rediss:'])) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const databaseUrl = env.DATABASE_URL || undefined;
+  const databasePooling = read<AppConfig['databasePooling']>(
+    'DATABASE_POOLING',
+    'session',
+    (raw) => (raw === 'session' || raw === 'transaction' ? raw : undefined),
+    'must be session (direct or session pooling) or transaction (a transaction pooler such as PgBouncer)',
+  );
+  const databaseDirectUrl = env.DATABASE_DIRECT_URL || undefined;
+  if (databaseDirectUrl !== undefined && !isPostgresUrl(databaseDirectUrl)) problems.push('DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL');
+  if ((databaseDirectUrl !== undefined || env.DATABASE_POOLING) && databaseUrl === undefined) {
+    problems.push('DATABASE_POOLING and DATABASE_DIRECT_URL describe a PostgreSQL server: they need DATABASE_URL');
+  }
+  const drainDelayMs = read('DRAIN_DELAY_MS', 0, (raw) => integerIn(raw, 0, 5000), 'must be an integer from 0 to 5000');
   if (webConcurrency > 1 && databaseUrl === undefined) {
     problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded PostgreSQL serves a single process');
   }
@@ -123,6 +144,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicBaseUrl: baseUrl('PUBLIC_BASE_URL', 'https://petstore.example.com/v1'),
     stagingBaseUrl: baseUrl('STAGING_BASE_URL', 'https://staging.petstore.example.com/v1'),
     databasePoolSize: poolSize,
+    databasePooling,
+    databaseDirectUrl,
+    drainDelayMs,
     cursorSecrets,
     webConcurrency,
     logLevel,

@@ -1,9 +1,10 @@
 import { DataSourceOptions } from 'typeorm';
+import type { AppConfig } from '../config/config';
 import { ApiKeyEntity } from '../keys/api-key.entity';
 import { PetEntity } from '../pets/pet.entity';
 import { migrations } from './migrations';
 
-/** Injection token of the DatabaseTarget the app was built for. */
+/** Injection token of the DatabaseTarget the app was built for; only this folder reads it. */
 export const DATABASE_TARGET = Symbol('DATABASE_TARGET');
 
 /** Bounds on every wait for the database, in milliseconds. */
@@ -13,17 +14,30 @@ export interface DatabaseTarget {
   url: string;
   /** The embedded PostgreSQL runs one session at a time, so it gets a single pooled connection. */
   embedded: boolean;
+  /** `transaction`: `url` is a transaction pooler, where no session state outlives a transaction. */
+  pooling?: 'session' | 'transaction';
+  /** A direct connection to the same database, for what needs a session (LISTEN, migrations). */
+  directUrl?: string;
 }
 
-/** TypeORM over pg. The schema comes only from migrations, applied at start; never `synchronize`. */
-export function databaseOptions(target: DatabaseTarget, poolSize: number): DataSourceOptions {
+/** Where the configuration points: DATABASE_URL and its pooling, else the embedded PostgreSQL at `embeddedUrl`. */
+export function databaseTarget(config: AppConfig, embeddedUrl?: string): DatabaseTarget {
+  if (!config.databaseUrl) return { url: embeddedUrl!, embedded: true };
+  return { url: config.databaseUrl, embedded: false, pooling: config.databasePooling, directUrl: config.databaseDirectUrl };
+}
+
+/**
+ * TypeORM over pg. The schema comes only from migrations (see migrate.ts), never `synchronize`.
+ * `timeouts: false` is for migrations, which may rightly wait on a lock or build an index for long.
+ */
+export function databaseOptions(target: DatabaseTarget, poolSize: number, timeouts = true): DataSourceOptions {
+  const transactionPooler = target.pooling === 'transaction';
   return {
     type: 'postgres',
     url: target.url,
     entities: [PetEntity, ApiKeyEntity],
     migrations,
-    migrationsRun: true,
-    migrationsTransactionMode: 'each',
+    migrationsRun: false,
     synchronize: false,
     installExtensions: false,
     logging: false,
@@ -34,8 +48,10 @@ export function databaseOptions(target: DatabaseTarget, poolSize: number): DataS
     // so a request may queue for it longer under load.
     connectTimeoutMS: target.embedded ? 10_000 : DATABASE_TIMEOUTS.connectMs,
     extra: {
-      query_timeout: DATABASE_TIMEOUTS.queryMs,
-      statement_timeout: DATABASE_TIMEOUTS.queryMs,
+      ...(timeouts && { query_timeout: DATABASE_TIMEOUTS.queryMs }),
+      // A startup parameter, which PgBouncer refuses ("unsupported startup parameter"); through a
+      // transaction pooler the Database sets it per transaction instead.
+      ...(timeouts && !transactionPooler && { statement_timeout: DATABASE_TIMEOUTS.queryMs }),
       // Notices a peer that vanished without closing the connection.
       keepAlive: true,
     },

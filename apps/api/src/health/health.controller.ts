@@ -5,6 +5,13 @@ import { DomainError } from '@petstore/http-errors';
 import { Public } from '../auth/public.decorator';
 import { ApiPublicErrorResponses } from '../docs/openapi.decorators';
 import { DATABASE_TIMEOUTS } from '../database/database.options';
+import { DrainState } from '../http/drain';
+
+export class ShuttingDownError extends DomainError {
+  constructor() {
+    super('service_unavailable', 'Not ready: shutting down');
+  }
+}
 
 export class DatabaseNotReadyError extends DomainError {
   constructor() {
@@ -26,6 +33,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly drain: DrainState,
   ) {}
 
   @Get('live')
@@ -37,10 +45,11 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({ operationId: 'ready', summary: 'Readiness: the database answers' })
+  @ApiOperation({ operationId: 'ready', summary: 'Readiness: the database answers and the instance is not shutting down' })
   @ApiResponse({ status: 200, description: 'The service can serve requests.', content: { 'application/json': { schema: HEALTH_SCHEMA } } })
   @ApiPublicErrorResponses(503)
   async ready(): Promise<unknown> {
+    if (this.drain.draining) throw new ShuttingDownError();
     try {
       return await this.health.check([() => this.database.pingCheck('database').withTimeout(DATABASE_TIMEOUTS.queryMs)]);
     } catch {

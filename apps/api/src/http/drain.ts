@@ -1,24 +1,28 @@
-import { DomainError, mapError, sendError } from '@petstore/http-errors';
+import { Injectable } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 
-export class ShuttingDownError extends DomainError {
-  constructor() {
-    super('service_unavailable', 'The service is shutting down; retry the request');
+/**
+ * Shutdown without failing a request behind a balancer. On SIGTERM the instance first drains, still
+ * listening: readiness answers 503 so the balancer stops choosing it, and every answer carries
+ * `Connection: close` so keep-alive connections end after the request they carry instead of being
+ * cut under the next one. Then the listener closes and requests in flight finish (see main.ts).
+ */
+@Injectable()
+export class DrainState {
+  private drainingSince?: number;
+
+  get draining(): boolean {
+    return this.drainingSince !== undefined;
+  }
+
+  begin(): void {
+    this.drainingSince ??= Date.now();
   }
 }
 
-/**
- * While the server drains (SIGTERM), it stops listening and requests in flight finish; a request that
- * still arrives on an open keep-alive connection is refused with the Error body (Fastify closes that
- * connection after the answer) instead of Fastify's own 503 body.
- */
-export function installDrainRefusal(fastify: FastifyInstance): void {
-  let draining = false;
-  fastify.addHook('preClose', async () => {
-    draining = true;
-  });
-  fastify.addHook('onRequest', (request, reply, done) => {
-    if (draining) sendError(reply, mapError(new ShuttingDownError(), request));
-    else done();
+export function installDrainHeaders(fastify: FastifyInstance, drain: DrainState): void {
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    if (drain.draining) reply.header('connection', 'close');
+    done();
   });
 }

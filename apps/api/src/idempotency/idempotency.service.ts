@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError } from '@petstore/http-errors';
-import { DataSource } from 'typeorm';
+import { Database, Statement } from '../database/database';
 
 export class IdempotencyKeyReusedError extends DomainError {
   constructor() {
@@ -27,6 +26,37 @@ const RETENTION = '24 hours';
 /** A claim never completed nor released (its instance died) is given up after this. */
 const ABANDONED = '1 minute';
 
+// Inserts, or takes over a record past its retention or abandoned; returns nothing when a live record exists.
+const CLAIM: Statement = {
+  name: 'idempotency_claim',
+  text: `INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash) VALUES ($1, $2, $3)
+         ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
+           SET request_hash = EXCLUDED.request_hash, status_code = NULL, response_body = NULL, location = NULL, created_at = now()
+           WHERE idempotency_keys.created_at < now() - interval '${RETENTION}'
+              OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at < now() - interval '${ABANDONED}')
+         RETURNING 1`,
+};
+const READ: Statement = {
+  name: 'idempotency_read',
+  text: `SELECT request_hash, status_code, response_body, location FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`,
+};
+const COMPLETE: Statement = {
+  name: 'idempotency_complete',
+  text: `UPDATE idempotency_keys SET status_code = $3, response_body = $4, location = $5 WHERE api_key_id = $1 AND idempotency_key = $2`,
+};
+const RELEASE: Statement = {
+  name: 'idempotency_release',
+  text: `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2 AND status_code IS NULL`,
+};
+const SWEEP: Statement = { name: 'idempotency_sweep', text: `DELETE FROM idempotency_keys WHERE created_at < now() - interval '${RETENTION}'` };
+
+interface IdempotencyRecord {
+  request_hash: string;
+  status_code: number | null;
+  response_body: unknown;
+  location: string | null;
+}
+
 /**
  * Idempotency-Key records (draft-ietf-httpapi-idempotency-key-header) in PostgreSQL, scoped to the
  * API key. The first request claims the key with one INSERT … ON CONFLICT, so of several requests
@@ -36,25 +66,13 @@ const ABANDONED = '1 minute';
 export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   private sweeper?: NodeJS.Timeout;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** Claims the key, or returns the answer to replay; throws 422 or 409 as the draft says. */
   async begin(apiKeyId: string, key: string, requestHash: string): Promise<StoredResponse | undefined> {
-    // Inserts, or takes over a record past its retention or abandoned; returns nothing when a live record exists.
-    const claimed = await this.db.query(
-      `INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash) VALUES ($1, $2, $3)
-       ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, status_code = NULL, response_body = NULL, location = NULL, created_at = now()
-         WHERE idempotency_keys.created_at < now() - interval '${RETENTION}'
-            OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at < now() - interval '${ABANDONED}')
-       RETURNING 1`,
-      [apiKeyId, key, requestHash],
-    );
+    const claimed = await this.database.rows(CLAIM, [apiKeyId, key, requestHash]);
     if (claimed.length > 0) return undefined;
-    const [record] = await this.db.query(
-      `SELECT request_hash, status_code, response_body, location FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`,
-      [apiKeyId, key],
-    );
+    const [record] = await this.database.rows<IdempotencyRecord>(READ, [apiKeyId, key]);
     if (!record) return this.begin(apiKeyId, key, requestHash); // released in between: try again
     if (record.request_hash !== requestHash) throw new IdempotencyKeyReusedError();
     if (record.status_code === null) throw new RequestInProgressError();
@@ -62,20 +80,17 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async complete(apiKeyId: string, key: string, response: StoredResponse): Promise<void> {
-    await this.db.query(
-      `UPDATE idempotency_keys SET status_code = $3, response_body = $4, location = $5 WHERE api_key_id = $1 AND idempotency_key = $2`,
-      [apiKeyId, key, response.statusCode, JSON.stringify(response.body), response.location],
-    );
+    await this.database.rows(COMPLETE, [apiKeyId, key, response.statusCode, JSON.stringify(response.body), response.location]);
   }
 
   /** A request that failed keeps no record, so the client may retry it with the same key. */
   async release(apiKeyId: string, key: string): Promise<void> {
-    await this.db.query(`DELETE FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2 AND status_code IS NULL`, [apiKeyId, key]);
+    await this.database.rows(RELEASE, [apiKeyId, key]);
   }
 
   onModuleInit(): void {
     this.sweeper = setInterval(() => {
-      this.db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '${RETENTION}'`).catch(() => undefined);
+      this.database.rows(SWEEP, []).catch(() => undefined);
     }, 3_600_000);
     this.sweeper.unref();
   }
@@ -84,7 +99,6 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
     clearInterval(this.sweeper);
   }
 }
-
 /** The same JSON value gives the same hash, whatever the order of its object properties. */
 export function hashRequestBody(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');

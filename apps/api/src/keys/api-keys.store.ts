@@ -1,4 +1,5 @@
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { Database, Statement } from '../database/database';
 import { ApiKeyPrincipal, ApiKeyScope, generateApiKey, hashApiKey } from './api-key';
 import { ApiKeyEntity } from './api-key.entity';
 
@@ -23,9 +24,24 @@ export interface StoredKey {
   expiresAt: Date | null;
 }
 
+const FIND_USABLE: Statement = {
+  name: 'api_keys_find_usable',
+  text: `SELECT id, label, scopes, expires_at FROM api_keys
+         WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+};
+const RECORD_USAGE: Statement = {
+  name: 'api_keys_record_usage',
+  text: `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
+         FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
+};
+
 /** The api_keys table, used by the service and by the key tool alike. */
 export class ApiKeysStore {
-  constructor(readonly dataSource: DataSource) {}
+  readonly dataSource: DataSource;
+
+  constructor(private readonly database: Database) {
+    this.dataSource = database.dataSource;
+  }
 
   async create(input: NewApiKey, manager: EntityManager = this.dataSource.manager): Promise<IssuedApiKey> {
     const key = generateApiKey();
@@ -74,12 +90,7 @@ export class ApiKeysStore {
 
   /** The key with this digest when it is neither revoked nor expired. */
   async findUsable(digest: string): Promise<StoredKey | undefined> {
-    const rows: { id: string; label: string; scopes: ApiKeyScope[]; expires_at: Date | null }[] = await this.dataSource.query(
-      `SELECT id, label, scopes, expires_at FROM api_keys
-       WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-      [digest],
-    );
-    const row = rows[0];
+    const [row] = await this.database.rows<{ id: string; label: string; scopes: ApiKeyScope[]; expires_at: Date | null }>(FIND_USABLE, [digest]);
     return row && { principal: { keyId: String(row.id), label: row.label, scopes: row.scopes }, expiresAt: row.expires_at };
   }
 
@@ -93,11 +104,7 @@ export class ApiKeysStore {
   /** Records when keys were last used, many keys in one statement. */
   async recordUsage(lastUsed: Map<string, Date>): Promise<void> {
     if (lastUsed.size === 0) return;
-    await this.dataSource.query(
-      `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
-       FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
-      [[...lastUsed.keys()], [...lastUsed.values()].map((d) => d.toISOString())],
-    );
+    await this.database.rows(RECORD_USAGE, [[...lastUsed.keys()], [...lastUsed.values()].map((d) => d.toISOString())]);
   }
 
   private checkId(id: string): string {

@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/config';
-import { databaseOptions } from '../database/database.options';
+import { migrate } from '../database/migrate';
+import { Database } from '../database/database';
+import { databaseOptions, databaseTarget } from '../database/database.options';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { parseScopes } from './api-key';
 import { ApiKeyEntity } from './api-key.entity';
@@ -80,14 +82,17 @@ async function withStore(run: (store: ApiKeysStore) => Promise<void>): Promise<v
   const config = loadConfig();
   const running = config.databaseUrl ? undefined : runningEmbeddedPostgres(config.dataDir);
   const embedded = config.databaseUrl || running ? undefined : await startEmbeddedPostgres(config.dataDir);
-  const url = config.databaseUrl ?? running?.url ?? embedded!.url;
-  const dataSource = new DataSource(databaseOptions({ url, embedded: !config.databaseUrl }, 1));
+  const target = databaseTarget(config, running?.url ?? embedded?.url);
+  const dataSource = new DataSource(databaseOptions(target, 1));
   try {
-    await dataSource.initialize().catch((error: Error) => {
-      const where = running ? ` served by process ${running.pid} at ${running.url}` : '';
-      throw new ApiKeyToolError(`Cannot open the database${where}: ${error.message}`);
-    });
-    await run(new ApiKeysStore(dataSource));
+    await migrate(target)
+      .then(() => dataSource.initialize())
+      .catch((error: Error) => {
+        if (error instanceof ConfigError) throw error;
+        const where = running ? ` served by process ${running.pid} at ${running.url}` : '';
+        throw new ApiKeyToolError(`Cannot open the database${where}: ${error.message}`);
+      });
+    await run(new ApiKeysStore(new Database(dataSource, target)));
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.stop();

@@ -1,7 +1,9 @@
 import { isDatabaseUnavailable, mapError } from '@petstore/http-errors';
 import { DataSource } from 'typeorm';
 import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
+import { Database } from '../database/database';
 import { databaseOptions } from '../database/database.options';
+import { migrate } from '../database/migrate';
 import { PetCursors } from './pet-cursors';
 import { LIST_BY_STATUS, PetNotFoundError, PetsService } from './pets.service';
 
@@ -13,9 +15,11 @@ describe('PetsService', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = new DataSource(databaseOptions({ url: database.url, embedded: database.embedded }, 2));
+    const target = { url: database.url, embedded: database.embedded };
+    await migrate(target);
+    dataSource = new DataSource(databaseOptions(target, 2));
     await dataSource.initialize();
-    service = new PetsService(dataSource, { url: database.url, embedded: database.embedded }, new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }));
+    service = new PetsService(new Database(dataSource, target), new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }));
   }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await dataSource?.destroy();
@@ -124,7 +128,7 @@ describe('PetsService', () => {
 
   describe('errors from the real driver, as the error mapping sees them', () => {
     it('a database that cannot be reached is service_unavailable', async () => {
-      const unreachable = new DataSource({ ...databaseOptions({ url: 'postgres://postgres@127.0.0.1:1/none', embedded: true }, 1), migrationsRun: false });
+      const unreachable = new DataSource(databaseOptions({ url: 'postgres://postgres@127.0.0.1:1/none', embedded: true }, 1));
       const error = await unreachable.initialize().catch((e: unknown) => e);
       expect(isDatabaseUnavailable(error)).toBe(true);
       expect(mapError(error, { method: 'GET', url: '/v1/pets' }).body.code).toBe('service_unavailable');

@@ -1,11 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Injectable } from '@nestjs/common';
 import { DEFAULT_PET_STATUS, LIST_LIMIT_DEFAULT, ListPetsQuery, NewPet, PET_STATUSES, Pet } from '@petstore/contracts';
 import { DomainError } from '@petstore/http-errors';
-import type { Pool } from 'pg';
-import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { DATABASE_TARGET, DatabaseTarget } from '../database/database.options';
+import { Database, Statement } from '../database/database';
 import { PetCursors } from './pet-cursors';
 import { PET_COLUMNS, PetRow, rowToPet } from './pet.entity';
 
@@ -16,29 +12,29 @@ export class PetNotFoundError extends DomainError {
 }
 
 /*
- * Every operation is one fixed parameterised statement run on the pg pool that TypeORM opened and owns
- * (its PostgresDriver's `master`); those whose plan cannot depend on the values are prepared once per
- * connection under a name, so PostgreSQL neither parses nor plans them again. TypeORM's own `query`
- * builds a QueryRunner with events around every call and cannot name a statement; the query builder
- * and entity hydration cost more still (see README, Performance). Reads are index range scans: the
- * primary key, or (status, id) when filtered.
+ * Every operation is one fixed parameterised statement, run by the Database layer (prepared once per
+ * connection where the database allows it). Reads are index range scans: the primary key, or
+ * (status, id) when filtered.
  */
-const LIST_ALL = { name: 'pets_list', text: `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2` };
+const LIST_ALL: Statement = { name: 'pets_list', text: `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2` };
 /**
  * One statement per status, with the status written in: a named statement soon runs a generic plan,
  * which for `status = $3` could not see that a status is rare (most pets end up sold) and would walk
  * the primary key past every other pet. Written in, the status's own statistics choose the index.
  * Safe to write in: the statuses are the contract's constants, never the client's text.
  */
-export const LIST_BY_STATUS = new Map(
+export const LIST_BY_STATUS = new Map<string, Statement>(
   PET_STATUSES.map((status) => {
     if (!/^[a-z]+$/.test(status)) throw new Error(`status ${status} cannot be written into SQL`);
     const text = `SELECT ${PET_COLUMNS} FROM pets WHERE status = '${status}' AND id > $1 ORDER BY id LIMIT $2`;
     return [status, { name: `pets_list_${status}`, text }];
   }),
 );
-const GET_ONE = `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`;
-const INSERT_ONE = `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`;
+const GET_ONE: Statement = { name: 'pets_get', text: `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1` };
+const INSERT_ONE: Statement = {
+  name: 'pets_insert',
+  text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
+};
 
 /** One page of the listing, and the cursor of the next one when more items follow. */
 export interface PetPage {
@@ -48,21 +44,10 @@ export interface PetPage {
 
 @Injectable()
 export class PetsService {
-  /** Statement names; none on the embedded database, whose one session outlives each connection to it. */
-  private readonly names: boolean;
-
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(DATABASE_TARGET) database: DatabaseTarget,
+    private readonly database: Database,
     private readonly cursors: PetCursors,
-  ) {
-    this.names = !database.embedded;
-  }
-
-  private async rows(name: string, text: string, values: unknown[]): Promise<PetRow[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    return (await pool.query<PetRow>(this.names ? { name, text, values } : { text, values })).rows;
-  }
+  ) {}
 
   /**
    * Pets in ascending id order, so pages are stable. Keyset pagination: each page is an index range
@@ -72,8 +57,8 @@ export class PetsService {
     const limit = query.limit ?? LIST_LIMIT_DEFAULT;
     const after = query.cursor === undefined ? undefined : this.cursors.read(query.cursor, query.status);
     // One more row than the page tells whether a next page exists.
-    const { name, text } = query.status ? LIST_BY_STATUS.get(query.status)! : LIST_ALL;
-    const rows = await this.rows(name, text, [after ?? '0', limit + 1]);
+    const statement = query.status ? LIST_BY_STATUS.get(query.status)! : LIST_ALL;
+    const rows = await this.database.rows<PetRow>(statement, [after ?? '0', limit + 1]);
     const page = rows.length > limit ? rows.slice(0, limit) : rows;
     const next = rows.length > limit ? this.cursors.issue(page[page.length - 1].id, query.status) : undefined;
     return { pets: page.map(rowToPet), next };
@@ -81,13 +66,13 @@ export class PetsService {
 
   async create(input: NewPet): Promise<Pet> {
     // One INSERT ... RETURNING: no transaction needed around a single statement.
-    const [row] = await this.rows('pets_insert', INSERT_ONE, [input.name, input.categoryId, input.status ?? DEFAULT_PET_STATUS]);
+    const [row] = await this.database.rows<PetRow>(INSERT_ONE, [input.name, input.categoryId, input.status ?? DEFAULT_PET_STATUS]);
     return rowToPet(row);
   }
 
   /** `id` is the decimal text of a positive int64, kept as text so ids beyond 2^53 are not rounded. */
   async get(id: string): Promise<Pet> {
-    const [row] = await this.rows('pets_get', GET_ONE, [id]);
+    const [row] = await this.database.rows<PetRow>(GET_ONE, [id]);
     if (!row) throw new PetNotFoundError(id);
     return rowToPet(row);
   }

@@ -1,0 +1,31 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ConfigError } from '../config/config';
+import { Database } from './database';
+import { DATABASE_TARGET, DatabaseTarget, databaseOptions } from './database.options';
+import { explainConnectError, migrate } from './migrate';
+
+/** The database for the whole app: migrated before the pool opens, and reached through `Database`. */
+@Module({})
+export class DatabaseModule {
+  static forRoot(target: DatabaseTarget, poolSize: number): DynamicModule {
+    return {
+      module: DatabaseModule,
+      global: true,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ ...databaseOptions(target, poolSize), retryAttempts: 2, retryDelay: 1000, toRetry: (error) => !(error instanceof ConfigError) }),
+          dataSourceFactory: async (options) => {
+            await migrate(target);
+            return new DataSource(options!).initialize().catch((error: Error) => {
+              throw explainConnectError(error);
+            });
+          },
+        }),
+      ],
+      providers: [{ provide: DATABASE_TARGET, useValue: target }, Database],
+      exports: [Database],
+    };
+  }
+}

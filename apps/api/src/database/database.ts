@@ -1,0 +1,91 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { DATABASE_TARGET, DATABASE_TIMEOUTS, DatabaseTarget } from './database.options';
+
+/** One fixed parameterised SQL statement; `name` identifies it where it can be prepared once per connection. */
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * How statements reach PostgreSQL:
+ * - `prepared`: direct (or session pooling). Named statements: parsed and planned once per connection.
+ * - `unnamed`: the embedded PostgreSQL, whose one session outlives each connection, so a name would
+ *   already exist on the next one.
+ * - `transaction`: a transaction pooler hands each transaction any server connection, so a name may be
+ *   missing or taken there, and statement_timeout cannot be a startup parameter: each statement runs
+ *   unnamed in a transaction that sets the timeout itself (two more round trips, to the pooler).
+ */
+type Policy = 'prepared' | 'unnamed' | 'transaction';
+
+// A named statement that is missing (26000) or already taken (42P05) on the connection it ran on: the
+// connection is shared behind our back. Raised at Parse or Bind, before anything ran, so a retry is safe.
+const LOST_STATEMENT = new Set(['26000', '42P05']);
+
+/**
+ * The data-access layer every feature uses: it runs statements on the pg pool that TypeORM opened and
+ * owns (its PostgresDriver's `master`) under the policy the database calls for. TypeORM's own `query`
+ * builds a QueryRunner with events around every call and cannot name a statement (see README,
+ * Performance); repositories stay available through `dataSource` for what is not on a request's path.
+ */
+@Injectable()
+export class Database {
+  private readonly logger = new Logger('Database');
+  private policy: Policy;
+
+  constructor(
+    @InjectDataSource() readonly dataSource: DataSource,
+    @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
+  ) {
+    this.policy = target.embedded ? 'unnamed' : target.pooling === 'transaction' ? 'transaction' : 'prepared';
+  }
+
+  /**
+   * A URL on which a session connection can be held (for LISTEN), or undefined when notifications
+   * cannot be had: pglite-socket does not pass them between connections, and behind a transaction
+   * pooler a LISTEN lands on a server connection that is then handed to someone else.
+   */
+  get sessionUrl(): string | undefined {
+    if (this.target.embedded) return undefined;
+    return this.target.pooling === 'transaction' ? this.target.directUrl : this.target.url;
+  }
+
+  /** The rows `statement` returns for `values`. */
+  async rows<R extends QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    if (this.policy === 'unnamed') return (await pool.query<R>({ text: statement.text, values })).rows;
+    if (this.policy === 'transaction') return this.inTransaction<R>(pool, statement.text, values);
+    try {
+      return (await pool.query<R>({ name: statement.name, text: statement.text, values })).rows;
+    } catch (error) {
+      if (!LOST_STATEMENT.has((error as { code?: string }).code ?? '')) throw error;
+      this.logger.warn(
+        `Named statements do not survive on DATABASE_URL's connections: it looks like a transaction pooler. ` +
+          `Running statements unnamed from now on; set DATABASE_POOLING=transaction to say so (README, Scaling out)`,
+      );
+      this.policy = 'transaction';
+      return this.rows(statement, values);
+    }
+  }
+
+  private async inTransaction<R extends QueryResultRow>(pool: Pool, text: string, values: unknown[]): Promise<R[]> {
+    const client: PoolClient = await pool.connect();
+    let failure: Error | undefined;
+    try {
+      await client.query(`BEGIN; SET LOCAL statement_timeout = ${DATABASE_TIMEOUTS.queryMs}`);
+      const { rows } = await client.query<R>({ text, values });
+      await client.query('COMMIT');
+      return rows;
+    } catch (error) {
+      failure = error as Error;
+      throw error;
+    } finally {
+      // After a failure the connection may sit in an aborted transaction or mid-answer: never reuse it.
+      client.release(failure);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { DataSource, MigrationExecutor } from 'typeorm';
+import { ConfigError } from '../config/config';
+import { DatabaseTarget, databaseOptions } from './database.options';
+
+/**
+ * Applies pending migrations, safely when many instances start at once: all of them run in one
+ * transaction that first takes a transaction-scoped advisory lock, so one instance migrates and the
+ * others wait, then find nothing pending. A session lock would not do: through a transaction pooler
+ * the session that took it is not the one that would release it. Uses the direct URL when there is
+ * one, without the request timeouts (a migration may wait on the lock or build an index for long).
+ */
+export async function migrate(target: DatabaseTarget): Promise<void> {
+  const dataSource = new DataSource(databaseOptions({ ...target, url: target.directUrl ?? target.url }, 1, false));
+  await dataSource.initialize().catch((error: Error) => {
+    throw explainConnectError(error);
+  });
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.startTransaction();
+    await runner.query(`SELECT pg_advisory_xact_lock(hashtext('petstore migrations'))`);
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'all';
+    await executor.executePendingMigrations();
+    await runner.commitTransaction();
+  } catch (error) {
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    throw error;
+  } finally {
+    await runner.release();
+    await dataSource.destroy();
+  }
+}
+
+/** PgBouncer refuses the startup parameters a direct connection sends: say which setting fixes it. */
+export function explainConnectError(error: Error): Error {
+  if (!/unsupported startup parameter/.test(error.message)) return error;
+  return new ConfigError([
+    `DATABASE_URL answered "${error.message}": it is a connection pooler. Set DATABASE_POOLING=transaction (see README, Scaling out)`,
+  ]);
+}

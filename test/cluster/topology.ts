@@ -1,0 +1,199 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { AddressInfo, createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import { TestDatabase, createTestDatabase } from '../support/test-database';
+
+const DEPLOY = join(__dirname, '..', '..', 'deploy');
+export const INSTANCES = 3;
+
+/**
+ * The production topology as real processes on loopback: PostgreSQL (the server of DATABASE_URL, a
+ * database of our own), PgBouncer in transaction pooling from deploy/pgbouncer/pgbouncer.ini, Redis,
+ * three built instances, and HAProxy from deploy/haproxy/haproxy.cfg. `stop` ends every process it started.
+ */
+export class Topology {
+  readonly instances: ServiceProcess[] = [];
+  private readonly children: ChildProcess[] = [];
+  private stopping = false;
+  private constructor(
+    readonly dir: string,
+    readonly database: TestDatabase,
+    readonly ports: number[],
+    readonly pgbouncerUrl: string,
+    readonly instanceEnv: Record<string, string>,
+  ) {}
+
+  /** The balancer's address. */
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.ports[0]}`;
+  }
+
+  static async start(env: Record<string, string> = {}): Promise<Topology> {
+    process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-cluster-'));
+    const database = await createTestDatabase();
+    // balancer, PgBouncer, Redis, then one per instance
+    const ports = await freePorts(3 + INSTANCES);
+    const direct = new URL(database.url);
+    const pooled = new URL(database.url);
+    pooled.host = `127.0.0.1:${ports[1]}`;
+    const topology = new Topology(dir, database, ports, pooled.toString(), {
+      NODE_ENV: 'production',
+      DATABASE_URL: pooled.toString(),
+      DATABASE_POOLING: 'transaction',
+      DATABASE_DIRECT_URL: direct.toString(),
+      REDIS_URL: `redis://127.0.0.1:${ports[2]}`,
+      CURSOR_SECRET: randomBytes(32).toString('base64'),
+      DRAIN_DELAY_MS: '1500',
+      LOG_LEVEL: 'info',
+      ...env,
+    });
+    try {
+      await topology.startPgBouncer(direct);
+      await topology.startRedis();
+      await Promise.all(Array.from({ length: INSTANCES }, (_, i) => topology.startInstance(i)));
+      await topology.startHaproxy();
+      await topology.waitForServers(INSTANCES);
+    } catch (error) {
+      await topology.stop();
+      throw error;
+    }
+    return topology;
+  }
+
+  /** Starts instance `i` (again) on its own port. */
+  async startInstance(i: number): Promise<ServiceProcess> {
+    this.instances[i] = await startServiceProcess({ ...this.instanceEnv, PORT: String(this.ports[3 + i]) });
+    return this.instances[i];
+  }
+
+  instanceUrl(i: number): string {
+    return `http://127.0.0.1:${this.ports[3 + i]}`;
+  }
+
+  /** Resolves once HAProxy sees `count` servers UP (its health checks on /health/ready). */
+  async waitForServers(count: number, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if ((await this.serverStates()).filter((state) => state === 'UP').length === count) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`HAProxy did not see ${count} instances up: ${(await this.serverStates()).join(', ')}`);
+  }
+
+  /** The state HAProxy holds of each instance (UP, DOWN, …), from its stats socket. */
+  async serverStates(): Promise<string[]> {
+    const socket = connect(join(this.dir, 'haproxy.sock'));
+    socket.end('show stat\n');
+    let csv = '';
+    for await (const chunk of socket) csv += chunk;
+    const [header, ...rows] = csv.trim().split('\n').map((line) => line.split(','));
+    const column = (name: string) => header.indexOf(name === 'pxname' ? '# pxname' : name);
+    return rows.filter((row) => row[column('pxname')] === 'api' && /^api\d/.test(row[column('svname')])).map((row) => row[column('status')]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.instances.map((instance) => instance?.stop('SIGKILL')));
+    for (const child of this.children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await Promise.all(this.children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
+    await this.database.drop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private async startPgBouncer(direct: URL): Promise<void> {
+    const site: Record<string, string> = {
+      '*': `host=${direct.hostname} port=${direct.port || 5432}`,
+      listen_addr: '127.0.0.1',
+      listen_port: String(this.ports[1]),
+      unix_socket_dir: '',
+      auth_type: 'trust',
+      auth_file: join(this.dir, 'userlist.txt'),
+      logfile: join(this.dir, 'pgbouncer.log'),
+    };
+    const ini = readFileSync(join(DEPLOY, 'pgbouncer', 'pgbouncer.ini'), 'utf8').replace(/^([*\w]+) = .*$/gm, (line, key: string) =>
+      key in site ? `${key} = ${site[key]}` : line,
+    );
+    writeFileSync(join(this.dir, 'pgbouncer.ini'), ini);
+    writeFileSync(join(this.dir, 'userlist.txt'), `"${decodeURIComponent(direct.username) || 'postgres'}" ""\n`);
+    // PgBouncer refuses to run as root: as root, it runs as the postgres user (setpriv execs, so the pid is PgBouncer's).
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) for (const file of ['', 'pgbouncer.ini', 'userlist.txt']) chownSync(join(this.dir, file), uidOf('postgres'), gidOf('postgres'));
+    const binary = findBinary('pgbouncer');
+    const [command, args] = asRoot
+      ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', binary, join(this.dir, 'pgbouncer.ini')]]
+      : [binary, [join(this.dir, 'pgbouncer.ini')]];
+    this.spawn(command, args as string[]);
+    await waitForPort(this.ports[1], () => readLog(join(this.dir, 'pgbouncer.log')));
+  }
+
+  private async startRedis(): Promise<void> {
+    this.spawn(findBinary('redis-server'), ['--port', String(this.ports[2]), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+    await waitForPort(this.ports[2], () => '');
+  }
+
+  private async startHaproxy(): Promise<void> {
+    const env = {
+      HAPROXY_BIND: `127.0.0.1:${this.ports[0]}`,
+      HAPROXY_STATS_SOCKET: join(this.dir, 'haproxy.sock'),
+      PETSTORE_STATIC_SERVERS: '1',
+      ...Object.fromEntries(Array.from({ length: INSTANCES }, (_, i) => [`API_SERVER_${i + 1}`, `127.0.0.1:${this.ports[3 + i]}`])),
+    };
+    this.spawn(findBinary('haproxy'), ['-db', '-f', join(DEPLOY, 'haproxy', 'haproxy.cfg')], env);
+    await waitForPort(this.ports[0], () => '');
+  }
+
+  private spawn(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+    const child = spawn(command, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
+    child.on('exit', (code, signal) => {
+      if (code && !signal && !this.stopping) console.error(`${command} exited with ${code}: ${errors}`);
+    });
+    this.children.push(child);
+    return child;
+  }
+}
+
+/** Distinct free loopback ports (held open together, so they differ). */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return server;
+    }),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+async function waitForPort(port: number, diagnostics: () => string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
+      socket.on('connect', () => socket.destroy());
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms ${diagnostics()}`);
+}
+
+function findBinary(name: string): string {
+  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/local/sbin', '/sbin'])) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  throw new Error(`${name} is not installed (Debian: apt-get install haproxy pgbouncer redis-server)`);
+}
+
+const uidOf = (user: string) => Number(execFileSync('id', ['-u', user]).toString());
+const gidOf = (user: string) => Number(execFileSync('id', ['-g', user]).toString());
+const readLog = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').slice(-1000) : '');
