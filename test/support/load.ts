@@ -5,7 +5,14 @@ export interface Outcome {
   status: number;
   body: any;
   headers: Headers;
-  request: { method: string; path: string; body?: unknown };
+  request: LoadRequest;
+}
+
+export interface LoadRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface LoadOptions {
@@ -13,7 +20,7 @@ export interface LoadOptions {
   headers: Record<string, string>;
   concurrency: number;
   /** Builds the i-th request of one client. */
-  next(client: number, i: number): { method: string; path: string; body?: unknown };
+  next(client: number, i: number): LoadRequest;
   /** The load stops when this resolves (or after `count` requests per client). */
   until?: Promise<unknown>;
   count?: number;
@@ -29,7 +36,7 @@ export async function runLoad(options: LoadOptions): Promise<{ t0: number; outco
     for (let i = 0; !stopped && (options.count === undefined || i < options.count); i++) {
       const request = options.next(c, i);
       const start = performance.now() - t0;
-      const headers: Record<string, string> = { ...options.headers };
+      const headers: Record<string, string> = { ...options.headers, ...request.headers };
       if (request.body !== undefined) headers['content-type'] = 'application/json';
       try {
         const response = await fetch(options.baseUrl + request.path, {

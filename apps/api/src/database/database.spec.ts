@@ -1,0 +1,75 @@
+import { DataSource } from 'typeorm';
+import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
+import { Database, Statement } from './database';
+import { DatabaseTarget, databaseOptions } from './database.options';
+import { migrate } from './migrate';
+
+const onServer = process.env.DATABASE_URL ? describe : describe.skip;
+const ONE: Statement = { name: 'database_spec_one', text: 'SELECT $1::int AS n' };
+
+/** The data-access layer on a real PostgreSQL (what needs a server is skipped on the embedded one). */
+describe('Database', () => {
+  let database: TestDatabase;
+  const open: DataSource[] = [];
+  const connect = async (target: DatabaseTarget, timeouts = true) => {
+    const dataSource = await new DataSource(databaseOptions(target, 1, timeouts)).initialize();
+    open.push(dataSource);
+    return new Database(dataSource, target);
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await Promise.all(open.map((dataSource) => dataSource.destroy()));
+    await database?.drop();
+  }, STARTUP_TIMEOUT_MS);
+
+  it('applies the migrations once when three instances start at the same moment', async () => {
+    const target = { url: database.url, embedded: database.embedded };
+    await Promise.all([migrate(target), migrate(target), migrate(target)]);
+    const db = await connect(target);
+    const rows = await db.rows<{ name: string }>({ name: 'migrations_applied', text: 'SELECT name FROM migrations ORDER BY id' }, []);
+    expect(rows.map((row) => row.name)).toEqual(['CreatePets1763769600000', 'CreateApiKeys1763856000000', 'CreateIdempotencyKeys1763942400000', 'CapPetIds1764028800000']);
+  });
+
+  it('offers a session connection for LISTEN only where one can be held', () => {
+    const db = (target: DatabaseTarget) => new Database({} as DataSource, target);
+    expect(db({ url: 'postgres://a/db', embedded: false }).sessionUrl).toBe('postgres://a/db');
+    expect(db({ url: 'postgres://a/db', embedded: false, pooling: 'session' }).sessionUrl).toBe('postgres://a/db');
+    expect(db({ url: 'postgres://pooler/db', embedded: false, pooling: 'transaction' }).sessionUrl).toBeUndefined();
+    expect(db({ url: 'postgres://pooler/db', embedded: false, pooling: 'transaction', directUrl: 'postgres://a/db' }).sessionUrl).toBe('postgres://a/db');
+    expect(db({ url: 'postgres://127.0.0.1:1/postgres', embedded: true }).sessionUrl).toBeUndefined();
+  });
+
+  onServer('on a server', () => {
+    const prepared = (db: Database) =>
+      db.rows<{ n: number }>({ name: 'prepared_count', text: `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = '${ONE.name}'` }, []);
+
+    it('prepares statements by name on a direct connection', async () => {
+      const db = await connect({ url: database.url, embedded: false });
+      expect(await db.rows(ONE, [7])).toEqual([{ n: 7 }]);
+      expect(await prepared(db)).toEqual([{ n: 1 }]);
+    });
+
+    it('runs statements unnamed from the moment a named one went missing, and answers that one too', async () => {
+      const db = await connect({ url: database.url, embedded: false });
+      expect(await db.rows(ONE, [1])).toEqual([{ n: 1 }]);
+      // What a transaction pooler does behind our back: the next transaction's server connection lacks the statement.
+      await db.rows({ name: 'deallocate', text: 'DEALLOCATE ALL' }, []);
+      expect(await db.rows(ONE, [2])).toEqual([{ n: 2 }]);
+      expect(await prepared(db)).toEqual([{ n: 0 }]);
+    });
+
+    it('through a transaction pooler, sets statement_timeout in each transaction: PostgreSQL cancels a statement that outlives it', async () => {
+      // No client-side timeout here, so only PostgreSQL can end the statement.
+      const db = await connect({ url: database.url, embedded: false, pooling: 'transaction' }, false);
+      const started = Date.now();
+      await expect(db.rows({ name: 'sleep', text: 'SELECT pg_sleep(5)' }, [])).rejects.toMatchObject({ code: '57014' });
+      expect(Date.now() - started).toBeLessThan(3000);
+      // The connection was discarded, not left in an aborted transaction: the next statement runs.
+      expect(await db.rows(ONE, [3])).toEqual([{ n: 3 }]);
+      expect(await prepared(db)).toEqual([{ n: 0 }]);
+    });
+  });
+});
