@@ -19,7 +19,6 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
     await topology?.stop();
   }, 60_000);
 
-  const keys = (...args: string[]) => keyTool(topology, ...args);
   const newKey = (name: string) => createKey(topology, name);
   const on = (i: number, path: string, init: RequestInit = {}) => fetch(topology.instanceUrl(i) + path, { signal: AbortSignal.timeout(10_000), ...init });
 
