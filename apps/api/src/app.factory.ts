@@ -7,7 +7,7 @@ import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
 import { setupSwagger } from './docs/swagger';
 import { installDeprecationHeaders } from './http/deprecation';
-import { DrainState, installDrainHeaders } from './http/drain';
+import { DrainState } from './http/drain';
 import { addSecurityHeaders, installSecurity, serverLimits } from './http/security';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 import { PinoLoggerService, createLogger, installLogFlushing } from './logging/logger';
@@ -51,7 +51,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   installLogFlushing(fastify, logger);
   installJsonBodyParser(fastify);
   installDeprecationHeaders(fastify);
-  installDrainHeaders(fastify, app.get(DrainState));
+  app.get(DrainState).attach(app.getHttpServer());
   // Health endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready'] });
   app.useGlobalFilters(new GlobalExceptionFilter(routes));

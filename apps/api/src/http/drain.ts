@@ -1,5 +1,5 @@
+import type { Server } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import type { FastifyInstance } from 'fastify';
 
 /**
  * Shutdown without failing a request behind a balancer. On SIGTERM the instance first drains, still
@@ -9,20 +9,23 @@ import type { FastifyInstance } from 'fastify';
  */
 @Injectable()
 export class DrainState {
+  private server?: Server;
   private drainingSince?: number;
 
   get draining(): boolean {
     return this.drainingSince !== undefined;
   }
 
-  begin(): void {
-    this.drainingSince ??= Date.now();
+  /** The HTTP server whose answers close their connections once draining begins. */
+  attach(server: Server): void {
+    this.server = server;
   }
-}
 
-export function installDrainHeaders(fastify: FastifyInstance, drain: DrainState): void {
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    if (drain.draining) reply.header('connection', 'close');
-    done();
-  });
+  begin(): void {
+    if (this.draining) return;
+    this.drainingSince = Date.now();
+    // A listener added only now, ahead of Fastify's, instead of a hook that would test a flag on every
+    // request of the instance's life. Node then closes each connection after its answer.
+    this.server?.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
+  }
 }
