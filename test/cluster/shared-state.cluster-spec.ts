@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { KEYS_CLI, run } from '../support/processes';
+import { KEYS_CLI, MAIN, run } from '../support/processes';
 import { AUTH } from '../support/test-app';
 import { INSTANCES, Topology } from './topology';
 
@@ -31,6 +31,13 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
       'CapPetIds1764028800000',
     ]);
     expect(await topology.serverStates()).toEqual(['UP', 'UP', 'UP']);
+  });
+
+  it('refuses to start through PgBouncer without DATABASE_POOLING, naming the setting', async () => {
+    const { DATABASE_POOLING: _, ...env } = topology.instanceEnv;
+    const result = await run(process.execPath, [MAIN], { ...env, PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('DATABASE_URL answered "unsupported startup parameter: statement_timeout": it is a connection pooler. Set DATABASE_POOLING=transaction');
   });
 
   it('refuses a revoked key on every instance within 5 s (LISTEN on DATABASE_DIRECT_URL)', async () => {

@@ -11,6 +11,14 @@ import { TestDatabase, createTestDatabase } from '../support/test-database';
 const DEPLOY = join(__dirname, '..', '..', 'deploy');
 export const INSTANCES = 3;
 
+/** Every process a topology started and has not seen end: killed if the test process exits first (a timeout, a crash). */
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+const track = (child: ChildProcess) => {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+};
+
 /**
  * The production topology as real processes on loopback: PostgreSQL (the server of DATABASE_URL, a
  * database of our own), PgBouncer in transaction pooling from deploy/pgbouncer/pgbouncer.ini, Redis,
@@ -69,6 +77,7 @@ export class Topology {
   /** Starts instance `i` (again) on its own port. */
   async startInstance(i: number): Promise<ServiceProcess> {
     this.instances[i] = await startServiceProcess({ ...this.instanceEnv, PORT: String(this.ports[3 + i]) });
+    track(this.instances[i].child);
     return this.instances[i];
   }
 
@@ -156,6 +165,7 @@ export class Topology {
       if (code && !signal && !this.stopping) console.error(`${command} exited with ${code}: ${errors}`);
     });
     this.children.push(child);
+    track(child);
     return child;
   }
 }

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     [
       `Pet Store API listening on ${base}/v1`,
       `  Swagger UI:  ${base}/docs  (OpenAPI: ${base}/docs/openapi.json)`,
-      `  Database:    ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : 'PostgreSQL server from DATABASE_URL'}`,
+      `  Database:    ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : `PostgreSQL from DATABASE_URL${config.databasePooling === 'transaction' ? ', through a transaction pooler' : ''}`}`,
     ].join('\n'),
   );
 
