@@ -1,12 +1,13 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { AddressInfo, createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
+import { findBinary, freePorts, gidOf, readLog, uidOf, waitForPort } from './servers';
 
 const DEPLOY = join(__dirname, '..', '..', 'deploy');
 export const INSTANCES = 3;
@@ -169,41 +170,3 @@ export class Topology {
     return child;
   }
 }
-
-/** Distinct free loopback ports (held open together, so they differ). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return server;
-    }),
-  );
-  const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
-
-async function waitForPort(port: number, diagnostics: () => string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
-      socket.on('connect', () => socket.destroy());
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms ${diagnostics()}`);
-}
-
-function findBinary(name: string): string {
-  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/local/sbin', '/sbin'])) {
-    if (dir && existsSync(join(dir, name))) return join(dir, name);
-  }
-  throw new Error(`${name} is not installed (Debian: apt-get install haproxy pgbouncer redis-server)`);
-}
-
-const uidOf = (user: string) => Number(execFileSync('id', ['-u', user]).toString());
-const gidOf = (user: string) => Number(execFileSync('id', ['-g', user]).toString());
-const readLog = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').slice(-1000) : '');

@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { AddressInfo, connect, createServer } from 'node:net';
+import { join } from 'node:path';
+
+/* Small helpers for starting real servers on loopback ports. */
+
+/** Distinct free loopback ports (held open together, so they differ). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return server;
+    }),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+export async function waitForPort(port: number, diagnostics: () => string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
+      socket.on('connect', () => socket.destroy());
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms ${diagnostics()}`);
+}
+
+export function findBinary(name: string): string {
+  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/local/sbin', '/sbin'])) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  throw new Error(`${name} is not installed (Debian: apt-get install haproxy pgbouncer redis-server)`);
+}
+
+export const uidOf = (user: string) => Number(execFileSync('id', ['-u', user]).toString());
+export const gidOf = (user: string) => Number(execFileSync('id', ['-g', user]).toString());
+export const readLog = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').slice(-1000) : '');
