@@ -24,6 +24,9 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://petstore.example.com/v1',
       stagingBaseUrl: 'https://staging.petstore.example.com/v1',
       databasePoolSize: 10,
+      databasePooling: 'session',
+      databaseDirectUrl: undefined,
+      drainDelayMs: 0,
       cursorSecrets: ['petstore-development-cursor-secret-not-for-production'],
       webConcurrency: 1,
       logLevel: 'info',
@@ -47,6 +50,9 @@ describe('loadConfig', () => {
           PUBLIC_BASE_URL: 'https://api.example.org/v1/',
           STAGING_BASE_URL: 'http://staging.example.org/v1',
           DATABASE_POOL_SIZE: '4',
+          DATABASE_POOLING: 'transaction',
+          DATABASE_DIRECT_URL: 'postgresql://app@db-primary:5432/petstore',
+          DRAIN_DELAY_MS: '1500',
           CURSOR_SECRET: 'new-cursor-secret-0123456789abcdef, old-cursor-secret-0123456789abcdef',
           WEB_CONCURRENCY: '2',
           LOG_LEVEL: 'debug',
@@ -67,6 +73,9 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://api.example.org/v1',
       stagingBaseUrl: 'http://staging.example.org/v1',
       databasePoolSize: 4,
+      databasePooling: 'transaction',
+      databaseDirectUrl: 'postgresql://app@db-primary:5432/petstore',
+      drainDelayMs: 1500,
       cursorSecrets: ['new-cursor-secret-0123456789abcdef', 'old-cursor-secret-0123456789abcdef'],
       webConcurrency: 2,
       logLevel: 'debug',
@@ -75,6 +84,16 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 0,
       redisUrl: 'redis://cache:6379',
     });
+  });
+
+  it('refuses a pooling setting it does not know, and pooler settings without DATABASE_URL', () => {
+    expect(problemsOf({ DATABASE_URL: 'postgres://db/x', DATABASE_POOLING: 'statement' })).toEqual([
+      'DATABASE_POOLING must be session (direct or session pooling) or transaction (a transaction pooler such as PgBouncer) (got "statement")',
+    ]);
+    expect(problemsOf({ DATABASE_POOLING: 'transaction', DATABASE_DIRECT_URL: 'http://db/x' })).toEqual([
+      'DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL',
+      'DATABASE_POOLING and DATABASE_DIRECT_URL describe a PostgreSQL server: they need DATABASE_URL',
+    ]);
   });
 
   it('resolves a relative DATA_DIR against the working directory', () => {
@@ -94,6 +113,7 @@ describe('loadConfig', () => {
     ['API_KEYS', 'good-key-aaaaaaaaaaaa,has spaces in it!!', 'API_KEYS entry 2 must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /'],
     ['PUBLIC_BASE_URL', 'https://api.example.org', 'PUBLIC_BASE_URL must be an http(s) URL ending in /v1'],
     ['STAGING_BASE_URL', 'ftp://staging.example.org/v1', 'STAGING_BASE_URL must be an http(s) URL ending in /v1'],
+    ['DRAIN_DELAY_MS', '6000', 'DRAIN_DELAY_MS must be an integer from 0 to 5000 (got "6000")'],
   ])('stops on a bad %s (%s), naming the variable', (name, value, problem) => {
     expect(problemsOf({ [name]: value })).toEqual([problem]);
   });
