@@ -1,8 +1,15 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { ApiKeyScope } from './api-key';
 
-/** One issued API key. The key itself is never stored: only its SHA-256 digest. */
+/**
+ * One issued API key. The key itself is never stored: only its SHA-256 digest. The migrations create
+ * the table; a spec (database/schema.spec.ts) fails when this model and the table differ.
+ */
 @Entity({ name: 'api_keys' })
+@Check('api_keys_label_length', 'char_length(label) BETWEEN 1 AND 100')
+@Check('api_keys_key_hash_sha256', `key_hash ~ '^[0-9a-f]{64}$'`)
+@Check('api_keys_scopes_known', `scopes <@ ARRAY['pets:read', 'pets:write', 'orders:read']`)
+@Unique('api_keys_key_hash_unique', ['keyHash'])
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id: string;
@@ -32,4 +39,9 @@ export class ApiKeyEntity {
   /** The successor issued when this key was rotated. */
   @Column({ type: 'bigint', name: 'replaced_by', nullable: true })
   replacedBy: string | null;
+
+  /** The foreign key behind `replacedBy`; never loaded. */
+  @ManyToOne(() => ApiKeyEntity, { nullable: true, createForeignKeyConstraints: true })
+  @JoinColumn({ name: 'replaced_by', foreignKeyConstraintName: 'api_keys_replaced_by_fkey' })
+  successor?: ApiKeyEntity;
 }
