@@ -184,12 +184,12 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description Opaque position in the listing, taken from the `rel="next"` Link of the previous page; used with the same `status` as that page. Any other value is a 400 `validation_failed` naming `cursor`. */
-                cursor?: string;
-                /** @description Keep only animals with this status. */
-                status?: components["schemas"]["PetStatus"];
                 /** @description Maximum number of animals returned. */
                 limit?: number;
+                /** @description Keep only animals with this status. */
+                status?: components["schemas"]["PetStatus"];
+                /** @description Opaque position in the listing, taken from the `rel="next"` Link of the previous page; used with the same `status` as that page. Any other value is a 400 `validation_failed` naming `cursor`. */
+                cursor?: string;
             };
             header?: never;
             path?: never;

@@ -1,0 +1,82 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { CURSOR_MAX_LENGTH, listLimitSchema } from '@petstore/contracts';
+import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
+
+/* The OpenAPI description of each pets operation, one composed decorator each, so the controller reads like the API. */
+
+export function ListPetsOperation() {
+  return applyDecorators(
+    ApiOperation({
+      operationId: 'listPets',
+      summary: 'List animals',
+      description:
+        'Returns a paginated list of animals, a bare JSON array in ascending `id` order. When `limit` is omitted, at most 20 animals are returned; when `status` is given, only animals with that status are returned.',
+    }),
+    ApiQuery({ name: 'limit', required: false, schema: listLimitSchema, description: 'Maximum number of animals returned.' }),
+    ApiQuery({ name: 'status', required: false, schema: schemaRef('PetStatus'), description: 'Keep only animals with this status.' }),
+    ApiQuery({
+      name: 'cursor',
+      required: false,
+      schema: { type: 'string', pattern: `^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH}}$` },
+      description:
+        'Opaque position in the listing, taken from the `rel="next"` Link of the previous page; used with the same `status` ' +
+        'as that page. Any other value is a 400 `validation_failed` naming `cursor`.',
+    }),
+    ApiResponse({
+      status: 200,
+      description: 'A bare JSON array of animals.',
+      headers: {
+        Link: {
+          description:
+            'Present only when more animals follow: `</v1/pets?limit=…&status=…&cursor=…>; rel="next"` (RFC 8288), ' +
+            'keeping the `limit` and `status` of the request. Following the links visits every animal once, in order.',
+          schema: { type: 'string' },
+        },
+      },
+      content: { 'application/json': { schema: schemaRef('Pets') } },
+    }),
+    ApiErrorResponses(400),
+  );
+}
+
+export function CreatePetOperation() {
+  return applyDecorators(
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): within 24 hours the same key with the same body replays the first answer; another body is 422, a request still running with the key is 409.',
+      schema: { type: 'string', maxLength: 257 },
+    }),
+    ApiOperation({
+      operationId: 'createPet',
+      summary: 'Add an animal',
+      description:
+        'Adds an animal. `name` and `categoryId` are required; `status` is optional (`available` when omitted). The service assigns `id`; the answer includes it.',
+    }),
+    ApiBody({ required: true, schema: schemaRef('NewPet') }),
+    ApiResponse({
+      status: 201,
+      description: 'Animal added; the body includes the assigned `id`.',
+      headers: { Location: { description: 'The path of the new animal.', schema: { type: 'string' } } },
+      content: { 'application/json': { schema: schemaRef('Pet') } },
+    }),
+    ApiErrorResponses(400, 409, 413, 415, 422),
+  );
+}
+
+export function GetPetOperation() {
+  return applyDecorators(
+    ApiOperation({
+      operationId: 'getPet',
+      summary: 'Get one animal (deprecated)',
+      description:
+        'Returns one animal. **Deprecated:** this endpoint is to be removed on 5 December 2030. The replacement is `GET /pets` with the `status` filter.',
+      deprecated: true,
+    }),
+    ApiParam({ name: 'petId', description: 'Identifier of the animal: a positive int64.', schema: { type: 'integer', format: 'int64', minimum: 1 } }),
+    ApiResponse({ status: 200, description: 'The animal.', content: { 'application/json': { schema: schemaRef('Pet') } } }),
+    ApiErrorResponses(400, 404),
+  );
+}
