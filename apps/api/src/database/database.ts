@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { DATABASE_TARGET, DATABASE_TIMEOUTS, DatabaseTarget } from './database.options';
+import { cancelStatement } from './cancel';
+import { DATABASE_TARGET, DatabaseTarget } from './database.options';
 
 /** One fixed parameterised SQL statement; `name` identifies it where it can be prepared once per connection. */
 export interface Statement {
@@ -17,8 +18,10 @@ export interface Statement {
  * - `unnamed`: the embedded PostgreSQL, whose one session outlives each connection, so a name would
  *   already exist on the next one.
  * - `transaction`: a transaction pooler hands each transaction any server connection, so a name may be
- *   missing or taken there, and statement_timeout cannot be a startup parameter: each statement runs
- *   unnamed in a transaction that sets the timeout itself (two more round trips, to the pooler).
+ *   missing or taken there. Unnamed, and since statement_timeout cannot be a startup parameter there,
+ *   a statement the client gives up on (query_timeout) is cancelled on the server by a CancelRequest.
+ *   (Setting the timeout in a transaction around each statement cost a quarter of the throughput:
+ *   two more round trips. See docs/scaling.md.)
  */
 type Policy = 'prepared' | 'unnamed' | 'transaction';
 
@@ -58,7 +61,7 @@ export class Database {
   async rows<R extends QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
     if (this.policy === 'unnamed') return (await pool.query<R>({ text: statement.text, values })).rows;
-    if (this.policy === 'transaction') return this.inTransaction<R>(pool, statement.text, values);
+    if (this.policy === 'transaction') return this.cancellable<R>(pool, statement.text, values);
     try {
       return (await pool.query<R>({ name: statement.name, text: statement.text, values })).rows;
     } catch (error) {
@@ -72,20 +75,21 @@ export class Database {
     }
   }
 
-  private async inTransaction<R extends QueryResultRow>(pool: Pool, text: string, values: unknown[]): Promise<R[]> {
+  private async cancellable<R extends QueryResultRow>(pool: Pool, text: string, values: unknown[]): Promise<R[]> {
     const client: PoolClient = await pool.connect();
-    let failure: Error | undefined;
+    let rows: R[];
     try {
-      await client.query(`BEGIN; SET LOCAL statement_timeout = ${DATABASE_TIMEOUTS.queryMs}`);
-      const { rows } = await client.query<R>({ text, values });
-      await client.query('COMMIT');
-      return rows;
+      rows = (await client.query<R>({ text, values })).rows;
     } catch (error) {
-      failure = error as Error;
+      // The client gave up while the server may still run the statement: have the server stop it too.
+      if ((error as Error).message === 'Query read timeout') await cancelStatement(this.target.url, client as unknown as CancelKey);
+      // As pg's own pool.query does: a connection that failed a statement is not reused.
+      client.release(error as Error);
       throw error;
-    } finally {
-      // After a failure the connection may sit in an aborted transaction or mid-answer: never reuse it.
-      client.release(failure);
     }
+    client.release();
+    return rows;
   }
 }
+
+type CancelKey = Parameters<typeof cancelStatement>[1];
