@@ -208,7 +208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
-            /** @description The request holds an invalid value (code `validation_failed` or `malformed_json`). */
+            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -248,7 +248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A fault of the service (code `internal_error`); the details are only in its log. */
+            /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -295,7 +295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The request holds an invalid value (code `validation_failed` or `malformed_json`). */
+            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -371,7 +371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A fault of the service (code `internal_error`); the details are only in its log. */
+            /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -418,7 +418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The request holds an invalid value (code `validation_failed` or `malformed_json`). */
+            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). */
             400: {
                 headers: {
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
@@ -497,7 +497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A fault of the service (code `internal_error`); the details are only in its log. */
+            /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
@@ -569,7 +569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A fault of the service (code `internal_error`); the details are only in its log. */
+            /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -619,7 +619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A fault of the service (code `internal_error`); the details are only in its log. */
+            /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -651,7 +651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A fault of the service (code `internal_error`); the details are only in its log. */
+            /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
                     [name: string]: unknown;

@@ -19,23 +19,53 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** The HTTP status each code is always sent with. */
-export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
-  validation_failed: 400,
-  malformed_json: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  request_in_progress: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  idempotency_key_reused: 422,
-  rate_limited: 429,
-  internal_error: 500,
-  not_implemented: 501,
-  service_unavailable: 503,
+/** What one error code means: the HTTP status it is always sent with, and when it is sent. */
+export interface ErrorDescription {
+  status: number;
+  /** When the code is sent, for a person reading the API's documentation. */
+  description: string;
+  /** A message the service sends with it, as an example. */
+  example: string;
+}
+
+/**
+ * The error catalogue: every code, its status and its meaning, written once. The Error bodies, the
+ * mapping of framework errors to codes and the OpenAPI responses all read it. Within a status, the
+ * first code listed is the one a bare status of that value stands for.
+ */
+export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorDescription>> = {
+  validation_failed: { status: 400, description: 'The request holds an invalid value', example: 'name must not be blank' },
+  malformed_json: { status: 400, description: 'The request body is not valid JSON', example: 'The request body is not valid JSON' },
+  unauthorized: { status: 401, description: 'Missing or invalid API key', example: 'An API key is required: send "Authorization: Bearer <API key>"' },
+  forbidden: { status: 403, description: 'The API key lacks the scope this operation needs', example: 'This API key lacks the pets:write scope that this operation needs' },
+  not_found: { status: 404, description: 'The animal cannot be found', example: 'No pet with id 42' },
+  method_not_allowed: { status: 405, description: 'The path exists, but not with this method', example: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST' },
+  request_in_progress: {
+    status: 409,
+    description: 'A request with the same `Idempotency-Key` is still being processed',
+    example: 'A request with this Idempotency-Key is still being processed; retry later',
+  },
+  payload_too_large: { status: 413, description: 'The request body is larger than 64 KiB', example: 'The request body is larger than the limit' },
+  unsupported_media_type: { status: 415, description: 'The request body is not `application/json`', example: 'The request body must be application/json' },
+  idempotency_key_reused: {
+    status: 422,
+    description: 'The `Idempotency-Key` was already used with a different body',
+    example: 'This Idempotency-Key was already used with a different request body',
+  },
+  rate_limited: { status: 429, description: 'Too many requests for this API key', example: 'Too many requests: retry after 12 seconds' },
+  internal_error: { status: 500, description: 'A fault of the service; the details are only in its log', example: 'An unexpected error occurred; it has been logged' },
+  not_implemented: { status: 501, description: 'The operation is not implemented yet', example: 'GET /v1/store/orders is not implemented yet: its behaviour is not specified' },
+  service_unavailable: {
+    status: 503,
+    description: 'The database cannot be reached',
+    example: 'The service cannot reach its database; try again shortly',
+  },
 };
+
+/** The HTTP status each code is always sent with. */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.fromEntries(
+  Object.entries(ERROR_CATALOGUE).map(([code, { status }]) => [code, status]),
+) as Record<ErrorCode, number>;
 
 export const ERROR_CODES: readonly ErrorCode[] = Object.values(ErrorCode);
 

@@ -1,5 +1,5 @@
-export { ApiError, ERROR_CODES, ERROR_STATUS, ErrorCode, apiError } from './api-error';
-export type { FieldError } from './api-error';
+export { ApiError, ERROR_CATALOGUE, ERROR_CODES, ERROR_STATUS, ErrorCode, apiError } from './api-error';
+export type { ErrorDescription, FieldError } from './api-error';
 export {
   CATEGORY_ID_MAX,
   CURSOR_MAX_LENGTH,

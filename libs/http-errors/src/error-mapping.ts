@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { ApiError, ErrorCode, apiError } from '@petstore/contracts';
+import { ApiError, ERROR_CODES, ERROR_STATUS, ErrorCode, apiError } from '@petstore/contracts';
 import { DomainError, ForbiddenError, RateLimitedError, UnauthorizedError } from './domain-error';
 import { RouteTable } from './route-table';
 
@@ -93,37 +93,13 @@ function fromFastifyError(error: FastifyLikeError): MappedError {
   return result(apiError(code, code === 'internal_error' ? INTERNAL_MESSAGE : error.message), {}, code === 'internal_error');
 }
 
-/** The code a bare HTTP status stands for; statuses outside the set become internal_error. */
+/** The code a bare HTTP status stands for (the catalogue's first with that status); others become internal_error. */
 export function codeForStatus(status: number): ErrorCode {
-  switch (status) {
-    case 400:
-      return 'validation_failed';
-    case 401:
-      return 'unauthorized';
-    case 403:
-      return 'forbidden';
-    case 404:
-      return 'not_found';
-    case 405:
-      return 'method_not_allowed';
-    case 409:
-      return 'request_in_progress';
-    case 413:
-      return 'payload_too_large';
-    case 415:
-      return 'unsupported_media_type';
-    case 422:
-      return 'idempotency_key_reused';
-    case 429:
-      return 'rate_limited';
-    case 501:
-      return 'not_implemented';
-    case 503:
-      return 'service_unavailable';
-    default:
-      return 'internal_error';
-  }
+  return CODE_FOR_STATUS.get(status) ?? 'internal_error';
 }
+
+const CODE_FOR_STATUS = new Map<number, ErrorCode>();
+for (const code of ERROR_CODES) if (!CODE_FOR_STATUS.has(ERROR_STATUS[code])) CODE_FOR_STATUS.set(ERROR_STATUS[code], code);
 
 function messageOf(exception: HttpException): string {
   const response = exception.getResponse();
