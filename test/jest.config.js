@@ -1,7 +1,10 @@
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-/** One jest run: unit specs next to the code and end-to-end suites under test/. */
+/**
+ * Every test in one jest run (`pnpm test`): unit specs next to the code, and under test/ the suites
+ * that need a database (integration, e2e, faults). `pnpm test:unit` and `pnpm test:e2e` run either half.
+ */
 const swc = {
   jsc: {
     target: 'es2022',
@@ -47,7 +50,7 @@ module.exports = {
   rootDir: '..',
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.integration-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', swc],

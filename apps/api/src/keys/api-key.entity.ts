@@ -3,7 +3,7 @@ import { ApiKeyScope } from './api-key';
 
 /**
  * One issued API key. The key itself is never stored: only its SHA-256 digest. The migrations create
- * the table; a spec (database/schema.spec.ts) fails when this model and the table differ.
+ * the table; test/integration/schema.integration-spec.ts fails when this model and the table differ.
  */
 @Entity({ name: 'api_keys' })
 @Check('api_keys_label_length', 'char_length(label) BETWEEN 1 AND 100')

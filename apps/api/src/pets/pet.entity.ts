@@ -9,7 +9,7 @@ const bigintAsNumber: ValueTransformer = {
 
 /**
  * TypeORM's model of the pets table, which the migrations create; the API shape is `Pet` from
- * @petstore/contracts. A spec (database/schema.spec.ts) fails when the two differ.
+ * @petstore/contracts. test/integration/schema.integration-spec.ts fails when the two differ.
  */
 @Entity({ name: 'pets' })
 @Check('pets_name_length', 'char_length(name) BETWEEN 1 AND 255')

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
-import { databaseOptions } from './database.options';
-import { migrate } from './migrate';
+import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../support/test-database';
+import { databaseOptions } from '../../apps/api/src/database/database.options';
+import { migrate } from '../../apps/api/src/database/migrate';
 
 /** The entities are the tables' truth: on a schema built by the migrations, TypeORM finds nothing to change. */
 describe('entities and migrations', () => {

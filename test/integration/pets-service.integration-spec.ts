@@ -1,11 +1,11 @@
 import { isDatabaseUnavailable, mapError } from '@petstore/http-errors';
 import { DataSource } from 'typeorm';
-import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
-import { Database } from '../database/database';
-import { databaseOptions } from '../database/database.options';
-import { migrate } from '../database/migrate';
-import { PetCursors } from './pet-cursors';
-import { LIST_BY_STATUS, PetNotFoundError, PetsService } from './pets.service';
+import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../support/test-database';
+import { Database } from '../../apps/api/src/database/database';
+import { databaseOptions } from '../../apps/api/src/database/database.options';
+import { migrate } from '../../apps/api/src/database/migrate';
+import { PetCursors } from '../../apps/api/src/pets/pet-cursors';
+import { LIST_BY_STATUS, PetNotFoundError, PetsService } from '../../apps/api/src/pets/pets.service';
 
 /** The service on a real PostgreSQL of its own (server or embedded), schema from the migrations. */
 describe('PetsService', () => {

@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
-import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../../../../test/support/test-database';
-import { Database, Statement } from './database';
-import { DatabaseTarget, databaseOptions } from './database.options';
-import { migrate } from './migrate';
+import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../support/test-database';
+import { Database, Statement } from '../../apps/api/src/database/database';
+import { DatabaseTarget, databaseOptions } from '../../apps/api/src/database/database.options';
+import { migrate } from '../../apps/api/src/database/migrate';
 
 const onServer = process.env.DATABASE_URL ? describe : describe.skip;
 const ONE: Statement = { name: 'database_spec_one', text: 'SELECT $1::int AS n' };
