@@ -92,6 +92,19 @@ describe('request ids and JSON logs (built service)', () => {
     for (const line of service.lines) expect(() => JSON.parse(line)).not.toThrow();
   });
 
+  it('never logs a key sent in the query string, and keeps a 15 KB URL to a short line', async () => {
+    const key = 'pet_queryStringKey0123456789abcdefghijklmnopqrs';
+    const inQuery = await send(`/v1/pets?limit=1&access_token=${key}`, { 'x-request-id': 'query-key-1' });
+    expect(inQuery.status).toBe(401);
+    const [line] = (await linesOf('query-key-1')).filter((l) => l.res);
+    expect(line.req).toEqual({ method: 'GET', url: '/v1/pets?limit=1&access_token=…' });
+    const long = await send(`/v1/pets?limit=1&junk=${'x'.repeat(15 * 1024)}`, { ...AUTH, 'x-request-id': 'long-url-1' });
+    expect(long.status).toBe(200);
+    await linesOf('long-url-1');
+    expect(service.lines.join('\n')).not.toContain('queryStringKey');
+    for (const logged of service.lines.filter((l) => l.includes('long-url-1'))) expect(logged.length).toBeLessThan(1000);
+  });
+
   it('refuses an unknown LOG_LEVEL at start, naming the variable', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
   });

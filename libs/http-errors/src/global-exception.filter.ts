@@ -19,8 +19,9 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const reply = context.getResponse<FastifyReply>();
     const mapped = mapError(exception, { method: request.method, url: request.url }, this.routes);
     if (mapped.unexpected) {
-      // Fields with `msg`, so that the app's logger keeps the request id on the line.
-      const msg = `${request.method} ${request.url} failed`;
+      // Fields with `msg`, so that the app's logger keeps the request id on the line. The route, not the
+      // URL: a client may have put a key in the query, and the request's own log line says the rest.
+      const msg = `${request.method} ${request.routeOptions?.url ?? '(no route)'} failed`;
       this.logger.error({ msg, requestId: request.id }, exception instanceof Error ? exception.stack : String(exception));
     }
     sendError(reply, mapped);

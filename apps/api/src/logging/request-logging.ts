@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { loggableUrl } from './loggable-url';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const ACCEPTED = /^[A-Za-z0-9._-]{1,128}$/;
@@ -17,7 +18,8 @@ export function requestIdOf(raw: IncomingMessage): string {
 
 /**
  * Echoes the request id on every answer, errors and unknown routes included, and writes one JSON line
- * per answered request: id, method, url, matched route, status, duration and the API key's id.
+ * per answered request: id, method, url (see loggableUrl: no key a client put in it), matched route,
+ * status, duration and the API key's id.
  * A 5xx other than the designed 501 is logged at error level; its cause is logged by the exception filter.
  */
 export function installRequestLogging(fastify: FastifyInstance, logger: Logger): void {
@@ -27,7 +29,8 @@ export function installRequestLogging(fastify: FastifyInstance, logger: Logger):
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const statusCode = reply.statusCode;
-    const { method, url } = request;
+    const { method } = request;
+    const url = loggableUrl(request.url);
     logger[statusCode >= 500 && statusCode !== 501 ? 'error' : 'info'](
       {
         requestId: request.id,

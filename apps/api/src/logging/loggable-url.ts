@@ -1,0 +1,31 @@
+import { LIST_PETS_QUERY_FIELDS } from '@petstore/contracts';
+
+const KNOWN_PARAMETERS = new Set<string>(LIST_PETS_QUERY_FIELDS);
+const MAX_PATH = 200;
+const MAX_VALUE = 64;
+const MAX_PARAMETERS = 8;
+
+/**
+ * A request URL as it may go into a log line: a client can put anything in a URL, a key included
+ * (`?access_token=…`), and make it 16 KB long. The path is cut at 200 characters; the values of the
+ * API's own query parameters are kept (cut at 64), those of any other parameter are replaced by `…`,
+ * and at most 8 parameters are written.
+ */
+export function loggableUrl(url: string): string {
+  const question = url.indexOf('?');
+  const path = cut(question === -1 ? url : url.slice(0, question), MAX_PATH);
+  if (question === -1) return path;
+  const pairs = url.slice(question + 1).split('&');
+  const shown = pairs.slice(0, MAX_PARAMETERS).map((pair) => {
+    const equals = pair.indexOf('=');
+    const name = equals === -1 ? pair : pair.slice(0, equals);
+    if (!KNOWN_PARAMETERS.has(name)) return `${cut(name, MAX_VALUE)}=…`;
+    return equals === -1 ? name : `${name}=${cut(pair.slice(equals + 1), MAX_VALUE)}`;
+  });
+  if (pairs.length > MAX_PARAMETERS) shown.push('…');
+  return `${path}?${shown.join('&')}`;
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
