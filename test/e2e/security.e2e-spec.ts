@@ -79,6 +79,14 @@ describe('security headers, CORS and limits (e2e)', () => {
     expect(response.closedAfterMs).toBeGreaterThanOrEqual(2000);
     expect(response.closedAfterMs).toBeLessThan(6000);
   });
+
+  it('closes a request whose body trickles in (headers complete, then a byte at a time) with 408 within REQUEST_TIMEOUT_MS', async () => {
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n`;
+    const response = await raw(api.baseUrl, [head, ...'{"name":"slow","categoryId":1,"x":"....."}'.split('')], 400);
+    expect(response.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(response.closedAfterMs).toBeGreaterThanOrEqual(2000);
+    expect(response.closedAfterMs).toBeLessThan(4500);
+  });
 });
 
 describe('CORS when CORS_ORIGINS is set (e2e)', () => {

@@ -8,7 +8,7 @@ import { DatabaseTarget } from './database/database.options';
 import { setupSwagger } from './docs/swagger';
 import { installDeprecationHeaders } from './http/deprecation';
 import { DrainState } from './http/drain';
-import { addSecurityHeaders, installSecurity, serverLimits } from './http/security';
+import { addSecurityHeaders, applyRequestTimeouts, installSecurity, serverLimits } from './http/security';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 import { PinoLoggerService, createLogger, installLogFlushing } from './logging/logger';
 import { REQUEST_ID_HEADER, installRequestLogging, requestIdOf } from './logging/request-logging';
@@ -44,6 +44,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     logger: new PinoLoggerService(logger),
   });
   const fastify = app.getHttpAdapter().getInstance();
+  applyRequestTimeouts(app.getHttpServer(), config);
   const routes = new RouteTable();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   await installSecurity(app, config);

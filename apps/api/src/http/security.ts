@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
@@ -20,6 +20,16 @@ export function serverLimits(config: AppConfig) {
       connectionsCheckingInterval: 1000,
     },
   };
+}
+
+/**
+ * Makes REQUEST_TIMEOUT_MS hold for the body too. Fastify sets requestTimeout only after Node's server
+ * exists, so Node kept its 60 s headersTimeout above it and the body of a request had no bound that
+ * held: a body sent a byte at a time kept the connection for minutes.
+ */
+export function applyRequestTimeouts(server: Server, config: AppConfig): void {
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = config.requestTimeoutMs;
 }
 
 /**
