@@ -29,6 +29,24 @@ function raw(baseUrl: string, chunks: string[], gapMs: number): Promise<{ answer
   });
 }
 
+/** The parts of a raw HTTP answer. */
+function parse(answer: string): { status: number; headers: Record<string, string>; body: unknown } {
+  const [head, ...rest] = answer.split('\r\n\r\n');
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(rest.join('\r\n')) };
+}
+
+/** An answer of Node's HTTP parser, written as every other error answer is. */
+function expectErrorAnswer(answer: string, status: number, code: string, message: string): void {
+  const parsed = parse(answer);
+  expect(parsed.status).toBe(status);
+  expect(parsed.body).toEqual({ code, message, status });
+  expect(parsed.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(parsed.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  for (const [name, value] of Object.entries(HEADERS)) expect([name, parsed.headers[name]]).toEqual([name, value]);
+}
+
 describe('security headers, CORS and limits (e2e)', () => {
   const api = useTestApp({ REQUEST_TIMEOUT_MS: '2000' });
 
@@ -68,14 +86,24 @@ describe('security headers, CORS and limits (e2e)', () => {
 
   it('answers 431 to headers over 16 KiB and keeps serving', async () => {
     const response = await raw(api.baseUrl, [`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`], 10);
-    expect(response.answer).toMatch(/^HTTP\/1\.1 431 /);
+    expectErrorAnswer(response.answer, 431, 'headers_too_large', 'The request headers are larger than 16 KiB');
     expect((await api.request('GET', '/health/live')).status).toBe(200);
+  });
+
+  it.each([
+    ['an unknown method', 'FOO /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['Content-Length with Transfer-Encoding', 'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    ['a header with a bad byte', 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n'],
+    ['a request line that is not HTTP', 'HELLO\r\n\r\n'],
+  ])('answers %s refused by the HTTP parser with the Error body', async (_case, request) => {
+    const response = await raw(api.baseUrl, [request], 10);
+    expectErrorAnswer(response.answer, 400, 'malformed_request', 'The request is not valid HTTP/1.1');
   });
 
   it('closes a request that trickles in slower than REQUEST_TIMEOUT_MS with 408', async () => {
     const chunks = ['POST /v1/pets HTTP/1.1\r\n', 'Host: x\r\n', ...Array.from({ length: 30 }, (_, i) => `X-Slow-${i}: 1\r\n`)];
     const response = await raw(api.baseUrl, chunks, 300);
-    expect(response.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expectErrorAnswer(response.answer, 408, 'request_timeout', 'The request did not arrive within the time allowed');
     expect(response.closedAfterMs).toBeGreaterThanOrEqual(2000);
     expect(response.closedAfterMs).toBeLessThan(6000);
   });
@@ -83,7 +111,7 @@ describe('security headers, CORS and limits (e2e)', () => {
   it('closes a request whose body trickles in (headers complete, then a byte at a time) with 408 within REQUEST_TIMEOUT_MS', async () => {
     const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n`;
     const response = await raw(api.baseUrl, [head, ...'{"name":"slow","categoryId":1,"x":"....."}'.split('')], 400);
-    expect(response.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expectErrorAnswer(response.answer, 408, 'request_timeout', 'The request did not arrive within the time allowed');
     expect(response.closedAfterMs).toBeGreaterThanOrEqual(2000);
     expect(response.closedAfterMs).toBeLessThan(4500);
   });

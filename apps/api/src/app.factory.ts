@@ -7,6 +7,7 @@ import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
 import { setupSwagger } from './docs/swagger';
 import { installDeprecationHeaders } from './http/deprecation';
+import { clientErrorHandler } from './http/client-errors';
 import { DrainState } from './http/drain';
 import { addSecurityHeaders, applyRequestTimeouts, installSecurity, serverLimits } from './http/security';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
@@ -26,6 +27,8 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
       addSecurityHeaders(reply);
       frameworkErrorHandler(error, request, reply);
     },
+    // What Node's HTTP parser refuses gets the Error body too.
+    clientErrorHandler,
     // Requests that still arrive on an open connection while the server closes are served (with
     // Connection: close): refusing them would fail a request the balancer had already sent.
     return503OnClosing: false,

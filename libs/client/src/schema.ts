@@ -161,7 +161,7 @@ export interface components {
              * @description Machine-readable error code.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "malformed_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_in_progress" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Human-readable description naming the offending field or parameter. */
             message: string;
             /** @description The HTTP status code. */
@@ -208,7 +208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
-            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). */
+            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). The request is not valid HTTP/1.1 (an unknown method, bad header bytes, conflicting framing) (code `malformed_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -295,7 +295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). */
+            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). The request is not valid HTTP/1.1 (an unknown method, bad header bytes, conflicting framing) (code `malformed_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -418,7 +418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). */
+            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). The request is not valid HTTP/1.1 (an unknown method, bad header bytes, conflicting framing) (code `malformed_request`). */
             400: {
                 headers: {
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */

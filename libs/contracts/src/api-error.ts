@@ -4,15 +4,18 @@ import { IsArray, IsIn, IsInt, IsOptional, IsString } from 'class-validator';
 export const ErrorCode = {
   ValidationFailed: 'validation_failed',
   MalformedJson: 'malformed_json',
+  MalformedRequest: 'malformed_request',
   Unauthorized: 'unauthorized',
   Forbidden: 'forbidden',
   NotFound: 'not_found',
   MethodNotAllowed: 'method_not_allowed',
   RequestInProgress: 'request_in_progress',
+  RequestTimeout: 'request_timeout',
   PayloadTooLarge: 'payload_too_large',
   UnsupportedMediaType: 'unsupported_media_type',
   IdempotencyKeyReused: 'idempotency_key_reused',
   RateLimited: 'rate_limited',
+  HeadersTooLarge: 'headers_too_large',
   InternalError: 'internal_error',
   NotImplemented: 'not_implemented',
   ServiceUnavailable: 'service_unavailable',
@@ -36,6 +39,11 @@ export interface ErrorDescription {
 export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorDescription>> = {
   validation_failed: { status: 400, description: 'The request holds an invalid value', example: 'name must not be blank' },
   malformed_json: { status: 400, description: 'The request body is not valid JSON', example: 'The request body is not valid JSON' },
+  malformed_request: {
+    status: 400,
+    description: 'The request is not valid HTTP/1.1 (an unknown method, bad header bytes, conflicting framing)',
+    example: 'The request is not valid HTTP/1.1',
+  },
   unauthorized: { status: 401, description: 'Missing or invalid API key', example: 'An API key is required: send "Authorization: Bearer <API key>"' },
   forbidden: { status: 403, description: 'The API key lacks the scope this operation needs', example: 'This API key lacks the pets:write scope that this operation needs' },
   not_found: { status: 404, description: 'The animal cannot be found', example: 'No pet with id 42' },
@@ -45,6 +53,11 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorDescription>> = {
     description: 'A request with the same `Idempotency-Key` is still being processed',
     example: 'A request with this Idempotency-Key is still being processed; retry later',
   },
+  request_timeout: {
+    status: 408,
+    description: 'The whole request did not arrive within the time allowed (`REQUEST_TIMEOUT_MS`)',
+    example: 'The request did not arrive within 10 s',
+  },
   payload_too_large: { status: 413, description: 'The request body is larger than 64 KiB', example: 'The request body is larger than the limit' },
   unsupported_media_type: { status: 415, description: 'The request body is not `application/json`', example: 'The request body must be application/json' },
   idempotency_key_reused: {
@@ -53,6 +66,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorDescription>> = {
     example: 'This Idempotency-Key was already used with a different request body',
   },
   rate_limited: { status: 429, description: 'Too many requests for this API key', example: 'Too many requests: retry after 12 seconds' },
+  headers_too_large: { status: 431, description: 'The request headers are larger than 16 KiB', example: 'The request headers are larger than 16 KiB' },
   internal_error: { status: 500, description: 'A fault of the service; the details are only in its log', example: 'An unexpected error occurred; it has been logged' },
   not_implemented: { status: 501, description: 'The operation is not implemented yet', example: 'GET /v1/store/orders is not implemented yet: its behaviour is not specified' },
   service_unavailable: {

@@ -62,6 +62,11 @@ const SECURITY_HEADERS: Record<string, string> = (() => {
   return headers;
 })();
 
+/** The headers, for answers written outside Fastify (see client-errors.ts). */
+export function securityHeaders(): Record<string, string> {
+  return SECURITY_HEADERS;
+}
+
 /** The same headers for answers written before any hook runs (router errors). */
 export function addSecurityHeaders(reply: FastifyReply): void {
   reply.headers(SECURITY_HEADERS);
