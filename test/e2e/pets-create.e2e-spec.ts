@@ -139,6 +139,14 @@ describe('createPet: POST /v1/pets (e2e)', () => {
       ]));
   });
 
+  describe('nested values where a field wants a string or a number', () => {
+    it('refuses an object with a constructor key as the categoryId', () =>
+      expectRefused('{"name":"rex","categoryId":{"constructor":{"prototype":{}}}}', ['categoryId', 'categoryId must be an integer from 1 to 9007199254740991']));
+    it('refuses an object as the name', () => expectRefused('{"name":{"constructor":1},"categoryId":1}', ['name', 'name must be a string']));
+    it('refuses a name nested 30,000 arrays deep', () =>
+      expectRefused(`{"name":${'['.repeat(30_000)}${']'.repeat(30_000)},"categoryId":1}`, ['name', 'name must be a string']));
+  });
+
   describe('the body itself', () => {
     it.each([['an array', []], ['an array of pets', [{ name: 'Rex', categoryId: 1 }]], ['a string', 'Rex'], ['a number', 5], ['null', null], ['true', true]])(
       'must be a JSON object, not %s',

@@ -17,6 +17,10 @@ export interface ValidateOptions {
  * Strict validation without implicit type coercion: the input must be a plain object, unknown
  * properties are handled before class-transformer sees them (so `__proto__` can never reach it),
  * and each failing field is reported once with a message that names it.
+ *
+ * Every field of the API is a string or a number, so an object or an array in a field never reaches
+ * class-transformer either: it would walk into it (a `constructor` key crashed it, 30,000 nested
+ * arrays overflowed the stack). NaN stands in for it: no rule accepts NaN, and each names its field.
  */
 export function validateInput<T extends object>(
   cls: new () => T,
@@ -30,7 +34,7 @@ export function validateInput<T extends object>(
   const known: Record<string, unknown> = {};
   const errors: FieldError[] = [];
   for (const key of Object.keys(source)) {
-    if (options.fields.includes(key)) known[key] = source[key];
+    if (options.fields.includes(key)) known[key] = typeof source[key] === 'object' && source[key] !== null ? NaN : source[key];
     else if (options.unknown === 'reject') errors.push({ field: key, message: `property ${key} is not allowed` });
   }
   const value = plainToInstance(cls, known);
