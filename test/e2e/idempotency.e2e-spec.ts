@@ -1,5 +1,5 @@
 import { hashRequestBody } from '../../apps/api/src/idempotency/idempotency.service';
-import { AUTH, TEST_API_KEY, countPets, useTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY, TEST_KEY_ID, countPets, startTestApp, useTestApp } from '../support/test-app';
 
 const SECOND_KEY = 'second-key-0123456789abcdefghijklmn';
 
@@ -25,6 +25,22 @@ describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
     expect(await countPets(api)).toBe(1);
   });
 
+  it('keeps a key\'s records when API_KEYS is reordered: an entry is known by its digest, not its position', async () => {
+    const second = { authorization: `Bearer ${SECOND_KEY}` };
+    expect((await post('reorder-1', { name: 'Rex', categoryId: 3 }, second)).status).toBe(201);
+    const reordered = await startTestApp({ API_KEYS: `${SECOND_KEY},${TEST_API_KEY}`, RATE_LIMIT_PER_MINUTE: '0' }, api.database);
+    try {
+      const again = await reordered.request('POST', '/v1/pets', { headers: { ...second, 'idempotency-key': 'reorder-1' }, body: { name: 'Rex', categoryId: 3 } });
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      const byFirstKey = await reordered.request('POST', '/v1/pets', { headers: { ...AUTH, 'idempotency-key': 'reorder-1' }, body: { name: 'Max', categoryId: 3 } });
+      expect(byFirstKey.status).toBe(201);
+      expect(byFirstKey.headers.get('idempotent-replayed')).toBeNull();
+    } finally {
+      await reordered.close();
+    }
+    expect(await countPets(api)).toBe(2);
+  });
+
   it('answers 422 idempotency_key_reused for the same key with another body', async () => {
     expect((await post('order-2', { name: 'Rex', categoryId: 3 })).status).toBe(201);
     const other = await post('order-2', { name: 'Max', categoryId: 3 });
@@ -35,7 +51,7 @@ describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
 
   it('answers 409 request_in_progress while the first request with the key is still running', async () => {
     const body = { name: 'Rex', categoryId: 3 };
-    await api.sql.query(`INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash) VALUES ('env-1', 'running', $1)`, [hashRequestBody(body)]);
+    await api.sql.query(`INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash) VALUES ($2, 'running', $1)`, [hashRequestBody(body), TEST_KEY_ID]);
     const response = await post('running', body);
     expect(response.status).toBe(409);
     expect(response.body).toEqual({ code: 'request_in_progress', message: 'A request with this Idempotency-Key is still being processed; retry later', status: 409 });

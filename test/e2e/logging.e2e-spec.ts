@@ -1,7 +1,7 @@
 import { loadConfig } from '../../apps/api/src/config/config';
 import { sleep } from '../support/load';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH, TEST_API_KEY } from '../support/test-app';
+import { AUTH, TEST_API_KEY, TEST_KEY_ID } from '../support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -41,7 +41,7 @@ describe('request ids and JSON logs (built service)', () => {
       req: { method: 'GET', url: '/v1/pets?limit=2' },
       route: '/v1/pets',
       res: { statusCode: 200 },
-      keyId: 'env-1',
+      keyId: TEST_KEY_ID,
     });
     expect(typeof line.durationMs).toBe('number');
   });

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { AUTH, useTestApp } from '../support/test-app';
+import { AUTH, TEST_KEY_ID, useTestApp } from '../support/test-app';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -12,7 +12,7 @@ describe.each([
     if (env.REDIS_URL) {
       // The counters outlive a run for a minute: start this suite from zero.
       const redis = new Redis(env.REDIS_URL);
-      await redis.del('petstore:ratelimit:default:env-1');
+      await redis.del(`petstore:ratelimit:default:${TEST_KEY_ID}`);
       redis.disconnect();
     }
   });

@@ -8,6 +8,8 @@ export { STARTUP_TIMEOUT_MS } from './test-database';
 
 export const TEST_API_KEY = 'test-key-0123456789abcdefghijklmnop';
 export const AUTH = { authorization: `Bearer ${TEST_API_KEY}` };
+/** The id of TEST_API_KEY as an API_KEYS entry: from its SHA-256 digest, never from its position. */
+export const TEST_KEY_ID = 'env-4eb9fb862fed5ce4';
 
 export interface TestResponse {
   status: number;

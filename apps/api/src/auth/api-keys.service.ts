@@ -53,9 +53,12 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    this.config.apiKeys.forEach((key, index) =>
-      this.environmentKeys.set(hashApiKey(key), { keyId: `env-${index + 1}`, label: `API_KEYS entry ${index + 1}`, scopes: API_KEY_SCOPES }),
-    );
+    for (const key of this.config.apiKeys) {
+      const digest = hashApiKey(key);
+      // Named by its digest, not its position: reordering API_KEYS must not hand one key's idempotency
+      // records and log identity to another.
+      this.environmentKeys.set(digest, environmentPrincipal(digest));
+    }
     if (this.environmentKeys.size === 0) await this.ensureSomeKey();
     await this.listener?.start();
     this.flushTimer = setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS).unref();
@@ -110,4 +113,10 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
       `No API key existed, so development key ${created.record.id} was created. It is shown only this once:\n  Authorization: Bearer ${created.key}`,
     );
   }
+}
+
+/** The principal of an `API_KEYS` entry: `env-` and the first 16 hex digits of its SHA-256 digest. */
+export function environmentPrincipal(digest: string): ApiKeyPrincipal {
+  const keyId = `env-${digest.slice(0, 16)}`;
+  return { keyId, label: `API_KEYS entry ${keyId}`, scopes: API_KEY_SCOPES };
 }
