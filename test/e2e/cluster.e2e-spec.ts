@@ -30,7 +30,7 @@ describe('WEB_CONCURRENCY (e2e)', () => {
 
     onServer('serves from two worker processes on one port, and drains them all on SIGTERM', async () => {
       service = spawn(process.execPath, [MAIN], {
-        env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', WEB_CONCURRENCY: '2', DATABASE_URL: database.url, API_KEYS: TEST_API_KEY, PORT: '0' },
+        env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', WEB_CONCURRENCY: '2', DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', API_KEYS: TEST_API_KEY, PORT: '0' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const ports: string[] = [];

@@ -86,6 +86,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('refuses several processes counting rate limits each in its own memory', () => {
+    expect(problemsOf({ DATABASE_URL: 'postgres://db/x', WEB_CONCURRENCY: '2' })).toEqual([
+      'WEB_CONCURRENCY above 1 needs REDIS_URL while rate limiting is on: each process would count apart and allow RATE_LIMIT_PER_MINUTE times as many (or set RATE_LIMIT_PER_MINUTE=0)',
+    ]);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', WEB_CONCURRENCY: '2', REDIS_URL: 'redis://cache:6379' }, CWD).webConcurrency).toBe(2);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', WEB_CONCURRENCY: '2', RATE_LIMIT_PER_MINUTE: '0' }, CWD).webConcurrency).toBe(2);
+  });
+
   it('refuses a pooling setting it does not know, and pooler settings without DATABASE_URL', () => {
     expect(problemsOf({ DATABASE_URL: 'postgres://db/x', DATABASE_POOLING: 'statement' })).toEqual([
       'DATABASE_POOLING must be session (direct or session pooling) or transaction (a transaction pooler such as PgBouncer) (got "statement")',

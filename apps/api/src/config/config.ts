@@ -109,6 +109,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     problems.push('DATABASE_POOLING and DATABASE_DIRECT_URL describe a PostgreSQL server: they need DATABASE_URL');
   }
   const drainDelayMs = read('DRAIN_DELAY_MS', 0, (raw) => integerIn(raw, 0, 5000), 'must be an integer from 0 to 5000');
+  if (webConcurrency > 1 && rateLimitPerMinute > 0 && redisUrl === undefined) {
+    problems.push(
+      'WEB_CONCURRENCY above 1 needs REDIS_URL while rate limiting is on: each process would count apart and allow RATE_LIMIT_PER_MINUTE times as many (or set RATE_LIMIT_PER_MINUTE=0)',
+    );
+  }
   if (webConcurrency > 1 && databaseUrl === undefined) {
     problems.push('WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded PostgreSQL serves a single process');
   }
