@@ -100,7 +100,7 @@ describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
     expect(await countPets(api)).toBe(2);
   });
 
-  it.each([['empty', '""'], ['too long', 'k'.repeat(256)], ['with a space', 'a b']])('refuses an Idempotency-Key that is %s with 400', async (_case, key) => {
+  it.each([['empty', '""'], ['too long', 'k'.repeat(256)], ['with a space', 'a b'], ['opened but not closed by a quote', '"abc'], ['closed but not opened by a quote', 'abc"']])('refuses an Idempotency-Key that is %s with 400', async (_case, key) => {
     const response = await post(key, { name: 'Rex', categoryId: 3 });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({

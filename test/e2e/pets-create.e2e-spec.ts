@@ -172,13 +172,13 @@ describe('createPet: POST /v1/pets (e2e)', () => {
     });
 
     it.each([
-      ['text/plain', 'got text/plain'],
-      ['application/x-www-form-urlencoded', 'got application/x-www-form-urlencoded'],
-      ['multipart/form-data; boundary=x', 'got multipart/form-data; boundary=x'],
-      ['application/xml', 'got application/xml'],
-      ['application/merge-patch+json', 'got application/merge-patch+json'],
-      ['application/json; charset=latin1', 'got application/json; charset=latin1'],
-    ])('must be application/json, not %s: 415', async (contentType, got) => {
+      ['text/plain', 'another Content-Type was sent'],
+      ['application/x-www-form-urlencoded', 'another Content-Type was sent'],
+      ['multipart/form-data; boundary=x', 'another Content-Type was sent'],
+      ['application/xml', 'another Content-Type was sent'],
+      ['application/merge-patch+json', 'another Content-Type was sent'],
+      ['application/json; charset=latin1', 'another Content-Type was sent'],
+    ])('must be application/json, not %s: 415, without echoing the header', async (contentType, got) => {
       const response = await post(JSON.stringify({ name: 'Rex', categoryId: 1 }), { 'content-type': contentType });
       expectError(response, 415, 'unsupported_media_type', `The request body must be application/json in UTF-8 (${got})`);
       expect(await countPets(api)).toBe(0);

@@ -46,6 +46,25 @@ describe.each([
     expect(Number((await api.sql.query('SELECT count(*) FROM pets')).rows[0].count)).toBe(0);
   });
 
+  it('counts and announces a 403 (a key without the scope) like any other answer', async () => {
+    const readOnly = `pet_${'r'.repeat(43)}`;
+    const { rows } = await api.sql.query<{ id: string }>(
+      `INSERT INTO api_keys (label, key_hash, scopes) VALUES ('read only', encode(sha256($1::bytea), 'hex'), '{pets:read}') RETURNING id`,
+      [readOnly],
+    );
+    if (env.REDIS_URL) {
+      const redis = new Redis(env.REDIS_URL);
+      await redis.del(`petstore:ratelimit:default:${rows[0].id}`);
+      redis.disconnect();
+    }
+    const headers = { authorization: `Bearer ${readOnly}` };
+    const forbidden = await api.request('POST', '/v1/pets', { headers, body: { name: 'Rex', categoryId: 1 } });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get('ratelimit-policy')).toBe('"default";q=5;w=60');
+    expect(forbidden.headers.get('ratelimit')).toMatch(/^"default";r=4;t=\d+$/);
+    expect((await api.request('GET', '/v1/pets', { headers })).headers.get('ratelimit')).toMatch(/^"default";r=3;t=\d+$/);
+  });
+
   it('does not count or announce for unauthenticated requests and public routes', async () => {
     const unauthenticated = await api.request('GET', '/v1/pets');
     expect(unauthenticated.status).toBe(401);

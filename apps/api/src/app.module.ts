@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from './auth/auth.module';
+import { AuthModule, ScopesModule } from './auth/auth.module';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';
@@ -19,6 +19,7 @@ export class AppModule {
         DatabaseModule.forRoot(database, config.databasePoolSize),
         AuthModule,
         RateLimitModule.forRoot(config), // after AuthModule: its guard needs the key
+        ScopesModule, // after RateLimitModule: a 403 is counted and carries the RateLimit fields
         PetsModule,
         OrdersModule,
         HealthModule,

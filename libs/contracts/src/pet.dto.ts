@@ -42,7 +42,8 @@ export class Pet {
 
 /** Query parameters of `GET /pets`. Values arrive as text and are converted only when they are plain digits. */
 export class ListPetsQuery {
-  @Transform(({ value }) => (typeof value === 'string' && /^[0-9]{1,4}$/.test(value) ? Number(value) : value))
+  // Leading zeros are allowed, as in petId: `limit=007` is 7.
+  @Transform(({ value }) => (typeof value === 'string' && /^0*[0-9]{1,4}$/.test(value) ? Number(value) : value))
   @ValidateIf((query: ListPetsQuery) => query.limit !== undefined)
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(LIST_LIMIT_MIN, { message: LIMIT_MESSAGE })

@@ -77,6 +77,14 @@ describe('validateInput', () => {
       expect(query({ limit: '7', status: 'pending', other: 'x' })).toEqual({ ok: true, value: { limit: 7, status: 'pending' } });
     });
 
+    it.each([
+      ['007', 7],
+      ['00000000000000001', 1],
+      ['0100', 100],
+    ])('allows leading zeros in limit, as in petId: %p is %p', (limit, value) => {
+      expect(query({ limit })).toEqual({ ok: true, value: { limit: value } });
+    });
+
     it('accepts an empty query', () => {
       expect(query({})).toEqual({ ok: true, value: {} });
     });

@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { ApiKeysService } from './api-keys.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { BearerStrategy } from './bearer.strategy';
+import { ScopesGuard } from './scopes.guard';
 
 @Module({
   imports: [PassportModule],
@@ -11,3 +12,10 @@ import { BearerStrategy } from './bearer.strategy';
   exports: [ApiKeysService],
 })
 export class AuthModule {}
+
+/**
+ * The scope check, a global guard of its own: imported after the rate limit module, so it runs after
+ * the limiter (global guards run in the order their modules are imported).
+ */
+@Module({ providers: [{ provide: APP_GUARD, useClass: ScopesGuard }] })
+export class ScopesModule {}

@@ -1,17 +1,17 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { ForbiddenError, UnauthorizedError } from '@petstore/http-errors';
+import { UnauthorizedError } from '@petstore/http-errors';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyPrincipal, ApiKeyScope } from '../keys/api-key';
+import { ApiKeyPrincipal } from '../keys/api-key';
 import { IS_PUBLIC } from './public.decorator';
-import { REQUIRED_SCOPES } from './scopes.decorator';
 
 export type AuthenticatedRequest = FastifyRequest & { apiKey?: ApiKeyPrincipal };
 
 /**
- * The one global guard: every route needs a valid API key unless it is marked @Public(), and the key
- * must hold the scopes the route names with @RequireScopes().
+ * The one authentication guard: every route needs a valid API key unless it is marked @Public().
+ * The scopes the route names with @RequireScopes() are checked by ScopesGuard, after the rate limiter,
+ * so that a refused key is counted and told its quota like any other.
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
@@ -43,13 +43,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
         presented,
       );
     }
-    const key = principal as unknown as ApiKeyPrincipal;
-    const required = this.reflector.getAllAndOverride<ApiKeyScope[] | undefined>(REQUIRED_SCOPES, [context.getHandler(), context.getClass()]) ?? [];
-    const missing = required.filter((scope) => !key.scopes.includes(scope));
-    if (missing.length > 0) {
-      throw new ForbiddenError(`This API key lacks the ${missing.join(', ')} scope that this operation needs`, missing);
-    }
-    request.apiKey = key;
+    request.apiKey = principal as unknown as ApiKeyPrincipal;
     return principal;
   }
 }

@@ -40,7 +40,8 @@ function checkMediaType(header: string | undefined): DomainError | undefined {
   const [type, ...parameters] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
   const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return undefined;
-  const got = header ? `got ${header.slice(0, 100)}` : 'no Content-Type was sent';
+  // The client's own header is not echoed back: the answer says what is accepted, not what was sent.
+  const got = header ? 'another Content-Type was sent' : 'no Content-Type was sent';
   return new DomainError('unsupported_media_type', `The request body must be application/json in UTF-8 (${got})`);
 }
 

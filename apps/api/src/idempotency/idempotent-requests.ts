@@ -5,7 +5,7 @@ import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { IdempotencyService, hashRequestBody } from './idempotency.service';
 
 // The draft's value is a structured-field string ("…"); the bare token form is accepted too.
-const KEY = /^"?([\x21\x23-\x7e]{1,255})"?$/;
+const KEY = /^(?:"([\x21\x23-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255}))$/;
 const KEY_MESSAGE = 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes';
 
 /**
@@ -25,7 +25,7 @@ export class IdempotentRequests {
     if (header === undefined || !apiKeyId) return operation();
     const match = typeof header === 'string' ? KEY.exec(header) : null;
     if (!match) throw new ValidationFailedError([{ field: 'Idempotency-Key', message: KEY_MESSAGE }]);
-    const key = match[1];
+    const key = match[1] ?? match[2];
     const stored = await this.idempotency.begin(apiKeyId, key, hashRequestBody(request.body));
     if (stored) {
       reply.status(stored.statusCode).header('idempotent-replayed', 'true');
