@@ -89,6 +89,23 @@ describe('API keys (e2e)', () => {
     }
   });
 
+  it('answers bad usage with one line and exit 2: unknown options, impossible dates, unprintable labels', async () => {
+    const cases: [string[], string][] = [
+      [['rotate', '1', '--grace', '-1s'], "Option '--grace' argument is ambiguous."],
+      [['list', '--frobnicate'], "Unknown option '--frobnicate'."],
+      [['create', '--name', 'x', '--expires', '2099-02-31'], '--expires names a day that does not exist (got "2099-02-31")'],
+      [['create', '--name', 'evil\u202Eyek'], '--name must not contain control or bidirectional control characters'],
+      [['create', '--name', 'bell\u0007'], '--name must not contain control or bidirectional control characters'],
+      [['create'], '--name <label> is required: 1 to 100 characters'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await keys(...args);
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(result.stderr).toBe(`${message} (see: keys --help)\n`);
+    }
+    expect(await api.sql.query('SELECT label FROM api_keys WHERE label NOT IN ($1)', ['development key']).then((r) => r.rows.filter((row) => /evil|bell/.test(row.label)))).toEqual([]);
+  });
+
   it('enforces scopes per operation: 403 forbidden with the Error body, after authentication', async () => {
     const reader = await createKey('--name', 'reader', '--scopes', 'pets:read');
     const orders = await createKey('--name', 'orders', '--scopes', 'orders:read');

@@ -19,20 +19,31 @@ Database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR (default .data/
 
 class UsageError extends Error {}
 
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+function parseOptions(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        scopes: { type: 'string' },
+        expires: { type: 'string' },
+        grace: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    // node:util's own words (unknown option, missing or ambiguous value), without its stack.
+    throw new UsageError((error as Error).message.split('\n')[0].replace(/\. .*$/, '.'));
+  }
+}
+
 /** The key tool. Results (a key, the list) go to stdout; everything else to stderr. */
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      scopes: { type: 'string' },
-      expires: { type: 'string' },
-      grace: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values, positionals } = parseOptions(argv);
   const [command, id, ...extra] = positionals;
   if (values.help || !command) throw new UsageError('');
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}"`);
@@ -42,7 +53,9 @@ async function main(argv: string[]): Promise<void> {
     switch (command) {
       case 'create': {
         const label = values.name?.trim();
-        if (!label || label.length > 100 || /[\x00-\x1f\x7f]/.test(label)) throw new UsageError('--name <label> is required: 1 to 100 characters');
+        if (!label || label.length > 100) throw new UsageError('--name <label> is required: 1 to 100 characters');
+        // Control characters garble a terminal; bidirectional controls (U+202E …) reverse the text shown by `keys list`.
+        if (UNPRINTABLE.test(label)) throw new UsageError('--name must not contain control or bidirectional control characters');
         const { key, record } = await store.create({ label, scopes: scopesOption(values.scopes), expiresAt });
         process.stderr.write(`Created API key ${record.id} "${record.label}" (${record.scopes.join(', ')}). It is shown only this once:\n`);
         process.stdout.write(`${key}\n`);
@@ -114,7 +127,13 @@ function requireId(id: string | undefined): string {
 
 function parseExpiry(raw: string): Date {
   const date = new Date(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(date.getTime())) throw new UsageError(`--expires must be an ISO 8601 date (got "${raw}")`);
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(raw);
+  if (!day || Number.isNaN(date.getTime())) throw new UsageError(`--expires must be an ISO 8601 date (got "${raw.slice(0, 40)}")`);
+  // Date rolls an impossible day over (2099-02-31 becomes 3 March): the day must exist as written.
+  const calendar = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
+  if (calendar.getUTCMonth() !== Number(day[2]) - 1 || calendar.getUTCDate() !== Number(day[3])) {
+    throw new UsageError(`--expires names a day that does not exist (got "${raw.slice(0, 40)}")`);
+  }
   if (date.getTime() <= Date.now()) throw new UsageError(`--expires must be in the future (got "${raw}")`);
   return date;
 }
@@ -141,7 +160,8 @@ function formatTable(keys: ApiKeyEntity[]): string {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
-    process.stderr.write(`${error.message ? `${error.message}\n\n` : ''}${USAGE}\n`);
+    // Asked for help: the usage. Bad usage: one line saying what is wrong, and exit 2.
+    process.stderr.write(error.message ? `${error.message} (see: keys --help)\n` : `${USAGE}\n`);
     process.exit(error.message ? 2 : 0);
   }
   const known = error instanceof ApiKeyToolError || error instanceof ConfigError;
