@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { AUTH, countPets, useTestApp } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectError, expectValidationFailed, storedPets, truncatePets } from '../support/expectations';
 
@@ -215,6 +216,36 @@ describe('createPet: POST /v1/pets (e2e)', () => {
       } as RequestInit);
       expect(response.status).toBe(413);
       expect(await response.json()).toEqual({ code: 'payload_too_large', message: 'The request body is larger than 64 KiB', status: 413 });
+      expect(await countPets(api)).toBe(0);
+    });
+
+    it.each([
+      ['with a key: 413', AUTH, 413, 'payload_too_large'],
+      ['without a key: 401, authentication first', {}, 401, 'unauthorized'],
+    ])('reads nothing past the limit of a huge body (Content-Length 1 GiB), %s, and closes the connection', async (_case, headers, status, code) => {
+      const { hostname, port } = new URL(api.baseUrl);
+      const socket = connect(Number(port), hostname);
+      const head = Object.entries({ ...headers, 'content-type': 'application/json', 'content-length': String(2 ** 30) }).map(([k, v]) => `${k}: ${v}\r\n`);
+      socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\n${head.join('')}\r\n`);
+      let sent = 0;
+      let answer = '';
+      socket.on('data', (data) => (answer += data.toString()));
+      socket.on('error', () => undefined);
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      // Keep sending while the socket takes it, for at most 3 s: a server that reads to the end would take all of it.
+      const until = Date.now() + 3000;
+      while (!socket.destroyed && Date.now() < until) {
+        if (socket.write(chunk)) sent += chunk.length;
+        else await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      socket.destroy();
+      await closed;
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(answer).toContain(`"code":"${code}"`);
+      // What the kernel buffers aside, the server read next to nothing of the gigabyte.
+      expect(sent).toBeLessThan(16 * 1024 * 1024);
       expect(await countPets(api)).toBe(0);
     });
 

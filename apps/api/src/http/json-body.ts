@@ -1,5 +1,5 @@
 import { DomainError, ValidationFailedError } from '@petstore/http-errors';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -13,26 +13,53 @@ export class RejectedBody {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Replaces Fastify's body parsers with one that accepts JSON only and defers every refusal. */
+const REPLY = Symbol('reply');
+type RequestWithReply = FastifyRequest & { [REPLY]?: FastifyReply };
+
+/**
+ * Replaces Fastify's body parsers with one that accepts JSON only and defers every refusal. A body over
+ * the limit is not read on: as soon as Content-Length or the count passes 64 KiB the route runs (401 or
+ * 413) and its answer closes the connection, so nothing past the limit is read (Node would otherwise
+ * read a kept-alive request's unread body to its end, 1 GiB included).
+ */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
+  // The parser is not handed the reply; routes that take a body hand it over (no cost for the others).
+  fastify.addHook('onRoute', (route) => {
+    if (![route.method].flat().some((method) => method === 'POST' || method === 'PUT' || method === 'PATCH')) return;
+    const existing = route.preParsing ? [route.preParsing].flat() : [];
+    route.preParsing = [
+      ...existing,
+      (request, reply, payload, done) => {
+        (request as RequestWithReply)[REPLY] = reply;
+        done(null, payload);
+      },
+    ];
+  });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (request: FastifyRequest, payload, done) => {
+    let settled = false;
+    const finish = (error: Error | null, body?: unknown) => {
+      if (settled) return;
+      settled = true;
+      done(error, body);
+    };
+    const stopReading = () => {
+      payload.removeAllListeners('data');
+      payload.pause();
+      (request as RequestWithReply)[REPLY]?.header('connection', 'close');
+      finish(null, new RejectedBody(tooLarge()));
+    };
+    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return stopReading();
     const mediaTypeProblem = checkMediaType(request.headers['content-type']);
-    const declared = Number(request.headers['content-length'] ?? 0);
-    let refusal: DomainError | undefined = mediaTypeProblem;
-    if (!refusal && declared > BODY_LIMIT_BYTES) refusal = tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     payload.on('data', (chunk: Buffer) => {
-      if (refusal) return; // keep reading so the connection stays usable, but keep nothing
       size += chunk.length;
-      if (size > BODY_LIMIT_BYTES) {
-        refusal = tooLarge();
-        chunks.length = 0;
-      } else chunks.push(chunk);
+      if (size > BODY_LIMIT_BYTES) return stopReading();
+      if (!mediaTypeProblem) chunks.push(chunk); // a body of another type is read (to keep the connection), not kept
     });
-    payload.on('error', (error) => done(error, undefined));
-    payload.on('end', () => done(null, refusal ? new RejectedBody(refusal) : parseJson(Buffer.concat(chunks))));
+    payload.on('error', (error) => finish(error));
+    payload.on('end', () => finish(null, mediaTypeProblem ? new RejectedBody(mediaTypeProblem) : parseJson(Buffer.concat(chunks))));
   });
 }
 
