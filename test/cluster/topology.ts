@@ -59,6 +59,7 @@ export class Topology {
       REDIS_URL: `redis://127.0.0.1:${ports[2]}`,
       CURSOR_SECRET: randomBytes(32).toString('base64'),
       DRAIN_DELAY_MS: '1500',
+      TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'info',
       ...env,
     });

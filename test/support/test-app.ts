@@ -51,7 +51,8 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestApp> {
   if (process.env.PETSTORE_TOPOLOGY === 'cluster' && !shared) return startBehindBalancer(env);
   const database = shared ?? (await createTestDatabase());
-  const config = loadConfig({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', ...env });
+  // Suites send many refused keys on purpose: the per-address limit is off unless a suite sets it.
+  const config = loadConfig({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', AUTH_FAILURES_PER_MINUTE: '0', ...env });
   const app = await createApp(config, { url: database.url, embedded: database.embedded });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
@@ -64,7 +65,7 @@ export async function startTestApp(env: Record<string, string> = {}, shared?: Te
 
 /** `pnpm test:cluster`: the same suite against three built instances behind HAProxy and PgBouncer. */
 async function startBehindBalancer(env: Record<string, string>): Promise<TestApp> {
-  const topology = await Topology.start({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, RATE_LIMIT_PER_MINUTE: '1200', ...env });
+  const topology = await Topology.start({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, RATE_LIMIT_PER_MINUTE: '1200', AUTH_FAILURES_PER_MINUTE: '0', ...env });
   const noApp = new Proxy({} as TestApp['app'], {
     get: () => {
       throw new Error('This suite reaches into the app, which runs in other processes under test:cluster');

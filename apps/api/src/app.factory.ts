@@ -40,6 +40,9 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     childLoggerFactory: (parent: FastifyBaseLogger) => parent,
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     ...serverLimits(config),
+    // The client address (failed-authentication limits, logs) comes from X-Forwarded-For only when the
+    // peer is one of these proxies.
+    ...(config.trustProxy && { trustProxy: config.trustProxy }),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
     bodyParser: false,

@@ -45,7 +45,10 @@ export class ForbiddenError extends DomainError {
 
 /** Too many requests; the client may retry after the given number of seconds. */
 export class RateLimitedError extends DomainError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('rate_limited', `Too many requests: retry after ${retryAfterSeconds} seconds`);
+  constructor(
+    readonly retryAfterSeconds: number,
+    reason = 'Too many requests',
+  ) {
+    super('rate_limited', `${reason}: retry after ${retryAfterSeconds} seconds`);
   }
 }

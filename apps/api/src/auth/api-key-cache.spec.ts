@@ -1,5 +1,5 @@
 import { StoredKey } from '../keys/api-keys.store';
-import { ApiKeyCache, Lru } from './api-key-cache';
+import { ApiKeyCache, KeyLookupsBusyError, Lru } from './api-key-cache';
 
 const stored = (keyId: string, expiresAt: Date | null = null): StoredKey => ({
   principal: { keyId, label: keyId, scopes: ['pets:read'] },
@@ -14,7 +14,7 @@ function setup(keys: Record<string, StoredKey>, capacity = 100) {
       loads.push(digest);
       return keys[digest];
     },
-    { capacity, knownTtlMs: 3000, unknownTtlMs: 3000, maxConcurrentLoads: 2 },
+    { capacity, knownTtlMs: 3000, unknownTtlMs: 3000, maxConcurrentLoads: 2, maxWaitingLoads: 3 },
     () => now,
   );
   return { cache, loads, advance: (ms: number) => (now += ms), keys };
@@ -82,5 +82,26 @@ describe('ApiKeyCache', () => {
     for (let i = 0; i < 50; i++) await cache.get(`unknown-${i}`);
     await cache.get('a');
     expect(loads.filter((d) => d === 'a')).toHaveLength(1);
+  });
+
+  it('queues at most maxWaitingLoads look-ups behind the running ones, and refuses more at once', async () => {
+    const release: (() => void)[] = [];
+    const cache = new ApiKeyCache(
+      (digest) => new Promise<StoredKey | undefined>((resolve) => release.push(() => resolve(digest === 'known' ? stored('k') : undefined))),
+      { capacity: 100, knownTtlMs: 3000, unknownTtlMs: 3000, maxConcurrentLoads: 2, maxWaitingLoads: 3 },
+    );
+    const lookups = ['u1', 'u2', 'u3', 'u4', 'u5'].map((digest) => cache.get(digest));
+    await expect(cache.get('known')).rejects.toThrow(KeyLookupsBusyError);
+    // Each answer lets a waiting look-up start (and add its own answer to release).
+    while (release.length > 0) {
+      release.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await Promise.all(lookups)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    // Once the queue drained, a look-up is served again.
+    const known = cache.get('known');
+    await new Promise((resolve) => setImmediate(resolve));
+    release.shift()?.();
+    expect(await known).toEqual(stored('k').principal);
   });
 });

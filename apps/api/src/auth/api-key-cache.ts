@@ -1,3 +1,4 @@
+import { DomainError } from '@petstore/http-errors';
 import { ApiKeyPrincipal } from '../keys/api-key';
 import { StoredKey } from '../keys/api-keys.store';
 
@@ -43,6 +44,14 @@ export interface ApiKeyCacheOptions {
   unknownTtlMs: number;
   /** Database look-ups running at once: a flood of unknown keys cannot take the connection pool. */
   maxConcurrentLoads: number;
+  /** Look-ups that may wait for one of those; past it a look-up is refused at once (503), not queued. */
+  maxWaitingLoads: number;
+}
+
+export class KeyLookupsBusyError extends DomainError {
+  constructor() {
+    super('service_unavailable', 'Too many API keys are being checked at once; retry shortly');
+  }
 }
 
 interface Entry {
@@ -53,7 +62,7 @@ interface Entry {
 /**
  * Digest → key, so a known key costs no database round trip. Known and unknown digests live in
  * separate LRUs, so a flood of random keys cannot push the real ones out; concurrent look-ups of one
- * digest share one query, and look-ups queue behind a small concurrency limit.
+ * digest share one query, and look-ups queue behind a small concurrency limit, in a bounded queue.
  */
 export class ApiKeyCache {
   private readonly known: Lru<string, Entry>;
@@ -119,7 +128,10 @@ export class ApiKeyCache {
   }
 
   private async limited<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.options.maxConcurrentLoads) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.running >= this.options.maxConcurrentLoads) {
+      if (this.waiting.length >= this.options.maxWaitingLoads) throw new KeyLookupsBusyError();
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
     this.running++;
     try {
       return await task();

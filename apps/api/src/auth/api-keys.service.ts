@@ -5,6 +5,7 @@ import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from '../
 import { ApiKeysStore } from '../keys/api-keys.store';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyChangeListener } from './api-key-changes';
+import { AuthFailureLimiter } from './auth-failures';
 
 /** Trusted while LISTEN works: changes arrive as notifications; this only bounds a missed one. */
 const LISTENING_TTL_MS = 60_000;
@@ -25,6 +26,8 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly cache: ApiKeyCache;
   private readonly listener?: ApiKeyChangeListener;
   private readonly lastUsed = new Map<string, Date>();
+  /** Failed authentications per client address; undefined when AUTH_FAILURES_PER_MINUTE is 0. */
+  readonly failures?: AuthFailureLimiter;
   private flushTimer?: NodeJS.Timeout;
 
   constructor(
@@ -37,7 +40,9 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
       knownTtlMs: POLLING_TTL_MS,
       unknownTtlMs: POLLING_TTL_MS,
       maxConcurrentLoads: 4,
+      maxWaitingLoads: 256,
     });
+    if (config.authFailuresPerMinute > 0) this.failures = new AuthFailureLimiter(config.authFailuresPerMinute);
     // Where no session connection can be held, the cache's short lifetime alone bounds revocation.
     const sessionUrl = database.sessionUrl;
     if (sessionUrl) {

@@ -1,9 +1,10 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { UnauthorizedError } from '@petstore/http-errors';
+import { RateLimitedError, UnauthorizedError } from '@petstore/http-errors';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyPrincipal } from '../keys/api-key';
+import { ApiKeysService } from './api-keys.service';
 import { IS_PUBLIC } from './public.decorator';
 
 export type AuthenticatedRequest = FastifyRequest & { apiKey?: ApiKeyPrincipal };
@@ -15,13 +16,20 @@ export type AuthenticatedRequest = FastifyRequest & { apiKey?: ApiKeyPrincipal }
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeysService,
+  ) {
     super({ session: false });
   }
 
   override canActivate(context: ExecutionContext) {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    return isPublic ? true : super.canActivate(context);
+    if (isPublic) return true;
+    // An address that failed too often waits, whatever it sends: no key is looked up for it.
+    const retryAfter = this.apiKeys.failures?.retryAfterSeconds(context.switchToHttp().getRequest<FastifyRequest>().ip) ?? 0;
+    if (retryAfter > 0) throw new RateLimitedError(retryAfter, 'Too many failed authentications from this address');
+    return super.canActivate(context);
   }
 
   /**
@@ -37,6 +45,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     if (error) throw error;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (!principal) {
+      this.apiKeys.failures?.recordFailure(request.ip);
       const presented = /^bearer\s/i.test(request.headers.authorization ?? '');
       throw new UnauthorizedError(
         presented ? 'The API key is invalid: send "Authorization: Bearer <API key>" with a valid key' : 'An API key is required: send "Authorization: Bearer <API key>"',

@@ -34,6 +34,8 @@ describe('loadConfig', () => {
       requestTimeoutMs: 10000,
       rateLimitPerMinute: 1200,
       redisUrl: undefined,
+      authFailuresPerMinute: 60,
+      trustProxy: undefined,
     });
   });
 
@@ -46,7 +48,7 @@ describe('loadConfig', () => {
           PORT: '8080',
           DATABASE_URL: 'postgresql://app@db:5432/petstore',
           DATA_DIR: '/var/lib/petstore',
-          API_KEYS: ' key-aaaaaaaaaaaaaaaa , pet_bbbbbbbbbbbbbbbbbbbb ,,',
+          API_KEYS: ' key-0123456789abcdef , pet_Zq81LmN0vBc7xRt2 ,,',
           PUBLIC_BASE_URL: 'https://api.example.org/v1/',
           STAGING_BASE_URL: 'http://staging.example.org/v1',
           DATABASE_POOL_SIZE: '4',
@@ -60,6 +62,8 @@ describe('loadConfig', () => {
           REQUEST_TIMEOUT_MS: '5000',
           RATE_LIMIT_PER_MINUTE: '0',
           REDIS_URL: 'redis://cache:6379',
+          AUTH_FAILURES_PER_MINUTE: '10',
+          TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
         },
         CWD,
       ),
@@ -69,7 +73,7 @@ describe('loadConfig', () => {
       port: 8080,
       databaseUrl: 'postgresql://app@db:5432/petstore',
       dataDir: '/var/lib/petstore',
-      apiKeys: ['key-aaaaaaaaaaaaaaaa', 'pet_bbbbbbbbbbbbbbbbbbbb'],
+      apiKeys: ['key-0123456789abcdef', 'pet_Zq81LmN0vBc7xRt2'],
       publicBaseUrl: 'https://api.example.org/v1',
       stagingBaseUrl: 'http://staging.example.org/v1',
       databasePoolSize: 4,
@@ -83,6 +87,8 @@ describe('loadConfig', () => {
       requestTimeoutMs: 5000,
       rateLimitPerMinute: 0,
       redisUrl: 'redis://cache:6379',
+      authFailuresPerMinute: 10,
+      trustProxy: '10.0.0.0/8, 127.0.0.1',
     });
   });
 
@@ -118,9 +124,13 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://localhost/db', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
     ['DATABASE_URL', 'not a url', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
     ['API_KEYS', 'short', 'API_KEYS entry 1 must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /'],
-    ['API_KEYS', 'good-key-aaaaaaaaaaaa,has spaces in it!!', 'API_KEYS entry 2 must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /'],
+    ['API_KEYS', 'key-0123456789abcdef,has spaces in it!!', 'API_KEYS entry 2 must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /'],
     ['PUBLIC_BASE_URL', 'https://api.example.org', 'PUBLIC_BASE_URL must be an http(s) URL ending in /v1'],
     ['STAGING_BASE_URL', 'ftp://staging.example.org/v1', 'STAGING_BASE_URL must be an http(s) URL ending in /v1'],
+    ['API_KEYS', 'aaaaaaaaaaaaaaaa', 'API_KEYS entry 1 is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)'],
+    ['API_KEYS', 'key-0123456789abcdef,abababababababab', 'API_KEYS entry 2 is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)'],
+    ['AUTH_FAILURES_PER_MINUTE', '-1', 'AUTH_FAILURES_PER_MINUTE must be an integer from 0 (off) to 100000 (got "-1")'],
+    ['TRUST_PROXY', 'everyone', 'TRUST_PROXY must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)'],
     ['DRAIN_DELAY_MS', '6000', 'DRAIN_DELAY_MS must be an integer from 0 to 5000 (got "6000")'],
   ])('stops on a bad %s (%s), naming the variable', (name, value, problem) => {
     expect(problemsOf({ [name]: value })).toEqual([problem]);

@@ -42,6 +42,10 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   /** Where the rate limit counters live; in memory when absent. */
   redisUrl?: string;
+  /** Failed authentications a client address may make per minute before it is refused (429); 0: no limit. */
+  authFailuresPerMinute: number;
+  /** Fastify's trustProxy: the proxies whose X-Forwarded-For names the client address (unset: none). */
+  trustProxy?: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -95,6 +99,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const requestTimeoutMs = read('REQUEST_TIMEOUT_MS', 10000, (raw) => integerIn(raw, 1000, 300000), 'must be an integer from 1000 to 300000');
   const rateLimitPerMinute = read('RATE_LIMIT_PER_MINUTE', 1200, (raw) => integerIn(raw, 0, 1_000_000), 'must be an integer from 0 (off) to 1000000');
   const redisUrl = env.REDIS_URL || undefined;
+  const authFailuresPerMinute = read('AUTH_FAILURES_PER_MINUTE', 60, (raw) => integerIn(raw, 0, 100_000), 'must be an integer from 0 (off) to 100000');
+  const trustProxy = env.TRUST_PROXY || undefined;
+  if (trustProxy !== undefined && !/^[0-9a-fA-F.:/, ]+$/.test(trustProxy)) {
+    problems.push('TRUST_PROXY must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)');
+  }
   if (redisUrl !== undefined && !hasProtocol(redisUrl, ['redis:', 'rediss:'])) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const databaseUrl = env.DATABASE_URL || undefined;
   const databasePooling = read<AppConfig['databasePooling']>(
@@ -124,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   apiKeys.forEach((key, index) => {
     if (!BEARER_TOKEN.test(key) || key.length < 16 || key.length > 512) {
       problems.push(`API_KEYS entry ${index + 1} must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /`);
+    } else if (estimatedBits(key) < MIN_KEY_BITS) {
+      problems.push(`API_KEYS entry ${index + 1} is too easy to guess: use a random key (e.g. \`pnpm -s keys create\`, or \`openssl rand -base64 32\`)`);
     }
   });
   const cursorSecrets = (env.CURSOR_SECRET ?? '').split(',').map((secret) => secret.trim()).filter((secret) => secret !== '');
@@ -159,9 +170,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     requestTimeoutMs,
     rateLimitPerMinute,
     redisUrl,
+    authFailuresPerMinute,
+    trustProxy,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** An API_KEYS entry must carry at least this much (estimated) randomness. */
+const MIN_KEY_BITS = 64;
+
+/** Shannon entropy of the key's characters times its length: 16 identical characters carry 0 bits. */
+function estimatedBits(key: string): number {
+  const counts = new Map<string, number>();
+  for (const character of key) counts.set(character, (counts.get(character) ?? 0) + 1);
+  let perCharacter = 0;
+  for (const count of counts.values()) perCharacter -= (count / key.length) * Math.log2(count / key.length);
+  return perCharacter * key.length;
 }
 
 function integerIn(raw: string, min: number, max: number): number | undefined {
