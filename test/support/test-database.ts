@@ -49,7 +49,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 const EMBEDDED_SERVER = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'database', 'embedded-server.js');
 
 /** The embedded PostgreSQL in a process of its own, as a server would be (built by `pnpm test`). */
-async function startEmbeddedServer(): Promise<TestDatabase> {
+export async function startEmbeddedServer(): Promise<TestDatabase> {
   const child = spawn(process.execPath, [EMBEDDED_SERVER, 'memory://'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => { throw new Error('embedded PostgreSQL did not start'); })])) as [string];

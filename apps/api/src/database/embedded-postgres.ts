@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -10,12 +11,15 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
+/** The socket is named as PostgreSQL's would be for this port: pg finds it from the directory and port. */
+const SOCKET_PORT = 5432;
+
 /** Written into DATA_DIR while a process serves it: PGlite files can be opened by one process only. */
 const OWNER_FILE = 'embedded-postgres.json';
 
 /**
  * Starts PGlite (PostgreSQL compiled to WebAssembly) and serves it over the PostgreSQL wire protocol
- * on a free loopback port, so the app speaks to it through pg and TypeORM like to any server.
+ * on a private Unix socket, so the app speaks to it through pg and TypeORM like to any server.
  * `dataDir` is a folder, or `memory://` for a database that lives only as long as the process.
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
@@ -26,10 +30,14 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     if (owner) throw new ConfigError([`DATA_DIR ${dataDir} is in use: process ${owner.pid} already serves its embedded PostgreSQL`]);
   }
   const db = await PGlite.create(dataDir);
+  // Served on a Unix socket in a directory only this user may enter: PGlite has no passwords, and a
+  // loopback TCP port would let any local user read api_keys or add a key of their own. (A temporary
+  // directory, not DATA_DIR: a socket path must stay under about 100 bytes.)
+  const socketDir = mkdtempSync(join(tmpdir(), 'petstore-pg-'));
   // PGlite runs one query at a time; the socket server queues the connections' queries.
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
+  const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: 8 });
   await server.start();
-  const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  const url = `postgres://postgres@localhost:${SOCKET_PORT}/postgres?host=${encodeURIComponent(socketDir)}&sslmode=disable`;
   if (!inMemory) writeFileSync(join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.pid, url }));
   return {
     url,
@@ -37,6 +45,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
       if (!inMemory) rmSync(join(dataDir, OWNER_FILE), { force: true });
       await server.stop();
       await db.close();
+      rmSync(socketDir, { recursive: true, force: true });
     },
   };
 }
