@@ -121,14 +121,9 @@ describe('scale-out: revocation without a direct connection (test:cluster)', () 
   });
 });
 
-/** The key tool as an operator runs it: through the pooler. */
+/** The key tool as an operator runs it: through the pooler, in production, with no CURSOR_SECRET (it signs no cursor). */
 function keyTool(topology: Topology, ...args: string[]) {
-  return run(process.execPath, [KEYS_CLI, ...args], {
-    NODE_ENV: 'production',
-    DATABASE_URL: topology.pgbouncerUrl,
-    DATABASE_POOLING: 'transaction',
-    CURSOR_SECRET: topology.instanceEnv.CURSOR_SECRET,
-  });
+  return run(process.execPath, [KEYS_CLI, ...args], { NODE_ENV: 'production', DATABASE_URL: topology.pgbouncerUrl, DATABASE_POOLING: 'transaction' });
 }
 
 async function createKey(topology: Topology, name: string): Promise<{ key: string; id: string }> {

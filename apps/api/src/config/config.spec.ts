@@ -92,6 +92,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('asks the key tool for no CURSOR_SECRET, which only the service uses', () => {
+    expect(problemsOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' })).toEqual([
+      'CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance',
+    ]);
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' }, CWD, 'tool').nodeEnv).toBe('production');
+  });
+
   it('refuses several processes counting rate limits each in its own memory', () => {
     expect(problemsOf({ DATABASE_URL: 'postgres://db/x', WEB_CONCURRENCY: '2' })).toEqual([
       'WEB_CONCURRENCY above 1 needs REDIS_URL while rate limiting is on: each process would count apart and allow RATE_LIMIT_PER_MINUTE times as many (or set RATE_LIMIT_PER_MINUTE=0)',

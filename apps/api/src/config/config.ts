@@ -67,7 +67,13 @@ const CURSOR_SECRET_MIN_LENGTH = 32;
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** Loads `.env` (when present) under the real environment, then validates every variable at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+/**
+ * `service` (default): everything the service needs. `tool`: the key tool, which signs no cursor, so the
+ * service's production demand for CURSOR_SECRET does not apply to it.
+ */
+export type ConfigPurpose = 'service' | 'tool';
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), purpose: ConfigPurpose = 'service'): AppConfig {
   if (env === process.env && existsSync(resolve(cwd, '.env'))) process.loadEnvFile(resolve(cwd, '.env'));
   const problems: string[] = [];
   const read = <T>(name: string, fallback: T, convert: (raw: string) => T | undefined, rule: string): T => {
@@ -142,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     problems.push(`CURSOR_SECRET entries must be at least ${CURSOR_SECRET_MIN_LENGTH} characters (e.g. \`openssl rand -base64 32\`)`);
   }
   if (cursorSecrets.length === 0) {
-    if (nodeEnv === 'production') problems.push('CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance');
+    if (nodeEnv === 'production' && purpose === 'service') problems.push('CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance');
     else cursorSecrets.push(DEV_CURSOR_SECRET);
   }
   const baseUrl = (name: string, fallback: string) => {

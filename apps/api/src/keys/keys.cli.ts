@@ -92,7 +92,7 @@ async function main(argv: string[]): Promise<void> {
  * embedded PostgreSQL instead of opening the files.
  */
 async function withStore(run: (store: ApiKeysStore) => Promise<void>): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(process.env, process.cwd(), 'tool');
   const running = config.databaseUrl ? undefined : runningEmbeddedPostgres(config.dataDir);
   const embedded = config.databaseUrl || running ? undefined : await startEmbeddedPostgres(config.dataDir);
   const target = databaseTarget(config, running?.url ?? embedded?.url);
