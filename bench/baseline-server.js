@@ -36,16 +36,20 @@ fastify.get('/v1/pets/:id', async (request, reply) => {
 
 fastify.post('/v1/pets', async (request, reply) => {
   const { name, categoryId, status = 'available' } = request.body;
-  const { rows } = await pool.query(
-    'INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING id, name, category_id, status',
-    [name, categoryId, status],
-  );
+  const { rows } = await pool.query('INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING id, name, category_id, status', [
+    name,
+    categoryId,
+    status,
+  ]);
   reply.code(201).header('location', `/v1/pets/${rows[0].id}`);
   return toPet(rows[0]);
 });
 
 process.on('SIGTERM', () => process.exit(0));
-fastify.listen({ port: Number(process.env.PORT || 3100), host: '127.0.0.1' }).catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+fastify.listen({ port: Number(process.env.PORT || 0), host: '127.0.0.1' }).then(
+  (address) => console.log(`listening on ${address}`),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -3,24 +3,51 @@
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { once } = require('node:events');
-const { readFileSync, writeFileSync, mkdirSync } = require('node:fs');
+const { writeFileSync, mkdirSync } = require('node:fs');
 const os = require('node:os');
 const { join } = require('node:path');
+const { createInterface } = require('node:readline');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
+const { childPids, statusKb } = require('../scripts/proc');
 
 const ROOT = join(__dirname, '..');
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const API_KEY = `pet_${randomBytes(32).toString('base64url')}`;
 const CURSOR_SECRET = randomBytes(32).toString('base64url');
+/** Production demands a token for GET /metrics while metrics are on (the default, measured as deployed). */
+const METRICS_TOKEN = randomBytes(32).toString('hex');
 const AUTH = { authorization: `Bearer ${API_KEY}` };
-/** The service runs exactly as `pnpm start` runs it: the node flags (heap and GC settings) are read from that script. */
-const SERVICE = (() => {
-  const start = require('../package.json').scripts.start;
-  const [, flags] = /node ((?:--\S+ )*)apps\/api\/dist\/main\.js/.exec(start) ?? [];
-  if (flags === undefined) throw new Error(`cannot read the node flags from the start script: ${start}`);
-  return { script: 'apps/api/dist/main.js', args: flags.trim().split(' ').filter(Boolean) };
-})();
+/**
+ * The service runs exactly as `pnpm start` runs it: through apps/api/start.sh, which holds the node flags
+ * (heap and GC settings), with this process's node binary. Extra arguments are node options.
+ */
+const SERVICE = { command: join(ROOT, 'apps', 'api', 'start.sh'), env: { NODE: process.execPath } };
+/** The bare Fastify + pg server the service is measured against. */
+const BASELINE = { command: process.execPath, args: ['bench/baseline-server.js'] };
+
+/**
+ * `--help`/`-h`: prints the usage and ends the process (exit 0) before any work; anything else but the
+ * options a script knows is refused (exit 2). Returns the remaining arguments.
+ */
+function handleArguments(usage, argv = process.argv.slice(2), accepted = []) {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  const unknown = argv.find((arg) => !accepted.includes(arg));
+  if (unknown !== undefined) {
+    process.stderr.write(`Unknown argument "${unknown}" (see --help)\n`);
+    process.exit(2);
+  }
+  return argv;
+}
+
+/** Builds the workspace when its build is missing or older than the sources (see scripts/build-if-stale.js). */
+function buildIfStale() {
+  const { status } = require('node:child_process').spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.js')], { stdio: 'inherit' });
+  if (status !== 0) process.exit(status ?? 1);
+}
 
 async function withClient(url, work) {
   const client = new Client({ connectionString: url });
@@ -53,19 +80,34 @@ async function seed(url, count) {
   });
 }
 
-/** Starts a server process and waits until it answers an authenticated list request. */
-async function startServer({ name, script, args = [], env, port }) {
-  const child = spawn(process.execPath, [...args, script], {
+/**
+ * Starts a server process on a free port (PORT=0: the system picks one; the server prints
+ * `listening on http://…`), then waits until it answers an authenticated list request.
+ */
+async function startServer({ name, command, args = [], env }) {
+  const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, API_KEYS: API_KEY, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { PATH: process.env.PATH, API_KEYS: API_KEY, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
+  const baseUrl = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      const match = /listening on (http:\/\/[^/\s"]+)/.exec(line);
+      if (!match) return;
+      // The rest of its output (a log line per request) is read and dropped, at no cost to either side.
+      lines.close();
+      child.stdout.resume();
+      resolve(match[1]);
+    });
+    void exited.then(() => reject(new Error(`${name} exited with ${child.exitCode} before listening`)));
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=1`, { headers: AUTH });
+      const response = await fetch(`${baseUrl}/v1/pets?limit=1`, { headers: AUTH });
       if (response.status === 200) break;
     } catch {
       // not listening yet
@@ -76,7 +118,7 @@ async function startServer({ name, script, args = [], env, port }) {
   return {
     name,
     pid: child.pid,
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     /** Peak resident memory in MB of the process and its children (cluster workers), from /proc. */
     peakRssMb: () => peakRssMb(child.pid),
     async stop() {
@@ -87,25 +129,8 @@ async function startServer({ name, script, args = [], env, port }) {
 }
 
 function peakRssMb(pid) {
-  const pids = [pid, ...childPids(pid)];
-  let kb = 0;
-  for (const p of pids) {
-    try {
-      const status = readFileSync(`/proc/${p}/status`, 'utf8');
-      kb += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    } catch {
-      // gone
-    }
-  }
+  const kb = [pid, ...childPids(pid)].reduce((sum, p) => sum + statusKb(p, 'VmHWM'), 0);
   return Math.round(kb / 1024);
-}
-
-function childPids(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
 }
 
 /** The three operations, as autocannon requests. `ids` bounds the ids `get` asks for. */
@@ -160,4 +185,21 @@ function writeResults(kind, data) {
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-module.exports = { ROOT, SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, drive, machine, writeResults, mean, round };
+module.exports = {
+  ROOT,
+  SERVICE,
+  BASELINE,
+  handleArguments,
+  buildIfStale,
+  CURSOR_SECRET,
+  METRICS_TOKEN,
+  createDatabase,
+  seed,
+  startServer,
+  operations,
+  drive,
+  machine,
+  writeResults,
+  mean,
+  round,
+};

@@ -6,19 +6,39 @@
  */
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, drive } = require('./lib');
+const {
+  SERVICE,
+  CURSOR_SECRET,
+  METRICS_TOKEN,
+  handleArguments,
+  buildIfStale,
+  createDatabase,
+  seed,
+  startServer,
+  operations,
+  drive,
+} = require('./lib');
+
+const OPERATIONS = ['list', 'get', 'create'];
+const [op = 'list'] = handleArguments(
+  `Usage: pnpm --filter @petstore/bench run profile [list|get|create]   (node bench/profile.js)
+  Drives one operation (default list) for 10 s against the service under node --cpu-prof, on a database of
+  its own on DATABASE_URL's server, leaves the .cpuprofile in bench/results/ and prints the functions with
+  the most self time. The service listens on a free port.`,
+  process.argv.slice(2),
+  OPERATIONS,
+);
 
 async function main() {
-  const op = process.argv[2] || 'list';
+  buildIfStale();
   const dir = join(__dirname, 'results');
   const database = await createDatabase('profile');
   try {
     const service = await startServer({
       name: 'service',
-      script: SERVICE.script,
-      args: [...SERVICE.args, '--cpu-prof', `--cpu-prof-dir=${dir}`],
-      env: { NODE_ENV: 'production', DATABASE_URL: database.url, CURSOR_SECRET, RATE_LIMIT_PER_MINUTE: '0' },
-      port: 3103,
+      ...SERVICE,
+      args: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+      env: { ...SERVICE.env, NODE_ENV: 'production', DATABASE_URL: database.url, CURSOR_SECRET, METRICS_TOKEN, RATE_LIMIT_PER_MINUTE: '0' },
     });
     await seed(database.url, 5000);
     const result = await drive(service.baseUrl, operations(5000)[op], { connections: 10, duration: 10 });
@@ -27,7 +47,11 @@ async function main() {
   } finally {
     await database.drop();
   }
-  const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f)).sort().pop();
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(dir, f))
+    .sort()
+    .pop();
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const self = new Map();
   const dt = new Map();

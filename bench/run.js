@@ -1,18 +1,81 @@
 'use strict';
 /*
  * `pnpm bench`: the service (production mode, built from this tree) against the bare Fastify + pg
- * baseline, each on its own database of the same PostgreSQL server, driven alternately A B A B so that
- * noise from the machine falls on both. Env: DATABASE_URL (server), BENCH_PETS, BENCH_DURATION (s),
- * BENCH_ROUNDS, BENCH_CONNECTIONS, WEB_CONCURRENCY (passed to the service).
+ * baseline, or against the same service with other settings (--versus-env), each on its own database of
+ * the same PostgreSQL server, driven alternately A B A B so that noise from the machine falls on both.
+ * Settings: the usage below.
  */
-const { SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, operations, drive, machine, writeResults, mean, round } = require('./lib');
+const {
+  SERVICE,
+  BASELINE,
+  CURSOR_SECRET,
+  METRICS_TOKEN,
+  handleArguments,
+  buildIfStale,
+  createDatabase,
+  seed,
+  startServer,
+  operations,
+  drive,
+  machine,
+  writeResults,
+  mean,
+  round,
+} = require('./lib');
+
+/** `--name A=1 --name B=2` → { A: '1', B: '2' } for each option name. */
+function envOptions(argv, option) {
+  const env = {};
+  argv.forEach((arg, i) => {
+    if (arg !== option) return;
+    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(argv[i + 1] ?? '');
+    if (!match) throw new Error(`${option} needs NAME=VALUE (got ${argv[i + 1]})`);
+    env[match[1]] = match[2];
+  });
+  return env;
+}
+/** The arguments left once the --service-env / --versus-env pairs are taken out. */
+function withoutEnvOptions(argv) {
+  const options = ['--service-env', '--versus-env'];
+  return argv.filter((arg, i) => arg !== '--' && !options.includes(arg) && !options.includes(argv[i - 1]));
+}
+
+handleArguments(
+  `Usage: pnpm bench   (node bench/run.js)
+  The service (production mode, as pnpm start runs it) against a bare Fastify + pg baseline, A B A B, on
+  databases of their own on a PostgreSQL server; about 3.5 minutes with the defaults. Builds first when
+  the build is stale. Servers listen on free ports chosen at run time. Results go to bench/results/.
+Environment:
+  DATABASE_URL       the server (default postgres://postgres@127.0.0.1:5432/postgres)
+  BENCH_PETS         pets seeded (default 5000)
+  BENCH_DURATION     seconds per measured run (default 10)
+  BENCH_ROUNDS       rounds per side and operation (default 3)
+  BENCH_CONNECTIONS  concurrent connections (default 10)
+  BENCH_OPS          operations, comma-separated (default list,get,create)
+  WEB_CONCURRENCY    service processes (default 1)
+Options:
+  --service-env NAME=VALUE   adds a variable to the service's environment (repeatable)
+  --versus-env NAME=VALUE    replaces the baseline by the same service with this variable on top
+                             (repeatable): pnpm bench -- --versus-env METRICS_ENABLED=false`,
+  withoutEnvOptions(process.argv.slice(2)),
+);
 
 const PETS = Number(process.env.BENCH_PETS || 5000);
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 
+const SERVICE_EXTRA = envOptions(process.argv.slice(2), '--service-env');
+const VERSUS_EXTRA = envOptions(process.argv.slice(2), '--versus-env');
+const VERSUS = Object.keys(VERSUS_EXTRA).length > 0;
+const describe = (env) =>
+  Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+const B_LABEL = VERSUS ? `the same service with ${describe(VERSUS_EXTRA)}` : 'bare Fastify + pg baseline';
+
 async function main() {
+  buildIfStale();
   const started = new Date().toISOString();
   const host = machine();
   const databases = { service: await createDatabase('service'), baseline: await createDatabase('baseline') };
@@ -20,28 +83,37 @@ async function main() {
   try {
     // The service's migrations create both schemas, so the baseline queries the very same table and indexes.
     const serviceEnv = (url) => ({
+      ...SERVICE.env,
       NODE_ENV: 'production',
       DATABASE_URL: url,
       CURSOR_SECRET,
+      METRICS_TOKEN,
       RATE_LIMIT_PER_MINUTE: '0',
       ...(process.env.WEB_CONCURRENCY && { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY }),
+      ...SERVICE_EXTRA,
     });
-    const migrator = await startServer({ name: 'migrations', ...SERVICE, env: serviceEnv(databases.baseline.url), port: 3199 });
+    const migrator = await startServer({ name: 'migrations', ...SERVICE, env: serviceEnv(databases.baseline.url) });
     await migrator.stop();
-    const service = await startServer({ name: 'service', ...SERVICE, env: serviceEnv(databases.service.url), port: 3101 });
+    const service = await startServer({ name: 'service', ...SERVICE, env: serviceEnv(databases.service.url) });
     servers.push(service);
-    const baseline = await startServer({ name: 'baseline', script: 'bench/baseline-server.js', env: { DATABASE_URL: databases.baseline.url }, port: 3102 });
+    const baseline = VERSUS
+      ? await startServer({ name: 'versus', ...SERVICE, env: { ...serviceEnv(databases.baseline.url), ...VERSUS_EXTRA } })
+      : await startServer({ name: 'baseline', ...BASELINE, env: { DATABASE_URL: databases.baseline.url } });
     servers.push(baseline);
     await seed(databases.service.url, PETS);
     await seed(databases.baseline.url, PETS);
 
-    const ops = operations(PETS);
+    const only = process.env.BENCH_OPS ? process.env.BENCH_OPS.split(',') : undefined;
+    const ops = Object.fromEntries(Object.entries(operations(PETS)).filter(([op]) => !only || only.includes(op)));
     const runs = {};
     for (const [op, request] of Object.entries(ops)) {
       runs[op] = { service: [], baseline: [] };
       for (const server of [service, baseline]) await drive(server.baseUrl, request, { connections: CONNECTIONS, duration: 3 }); // warm-up
       for (let round = 0; round < ROUNDS; round += 1) {
-        for (const [label, server] of [['service', service], ['baseline', baseline]]) {
+        for (const [label, server] of [
+          ['service', service],
+          ['baseline', baseline],
+        ]) {
           const result = await drive(server.baseUrl, request, { connections: CONNECTIONS, duration: DURATION });
           runs[op][label].push(result);
           console.error(`  ${op} ${label} round ${round + 1}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
@@ -62,19 +134,32 @@ async function main() {
     const peakRssMb = service.peakRssMb();
     const baselinePeakRssMb = baseline.peakRssMb();
 
-    console.log(`\nPet Store service vs bare Fastify + pg baseline (${PETS} pets, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side, A B A B)`);
+    if (Object.keys(SERVICE_EXTRA).length > 0) console.log(`\nservice run with ${describe(SERVICE_EXTRA)}`);
+    console.log(
+      `\nPet Store service vs ${B_LABEL}, shown as "baseline" (${PETS} pets, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side, A B A B)`,
+    );
     console.log(`machine: ${host.cpus} cpus (${host.cpuModel}), ${host.memoryGiB} GiB, node ${host.node}\n`);
     console.log('operation | service req/s | baseline req/s | ratio | service p50/p99 ms | baseline p50/p99 ms | p99 ratio');
     console.log('--- | --- | --- | --- | --- | --- | ---');
     for (const [op, s] of Object.entries(summary)) {
-      console.log(`${op} | ${Math.round(s.service.rps)} | ${Math.round(s.baseline.rps)} | ${s.throughputRatio} | ${s.service.p50} / ${s.service.p99} | ${s.baseline.p50} / ${s.baseline.p99} | ${s.p99Ratio}`);
+      console.log(
+        `${op} | ${Math.round(s.service.rps)} | ${Math.round(s.baseline.rps)} | ${s.throughputRatio} | ${s.service.p50} / ${s.service.p99} | ${s.baseline.p50} / ${s.baseline.p99} | ${s.p99Ratio}`,
+      );
     }
     console.log(`\nservice peak RSS: ${peakRssMb} MB (baseline: ${baselinePeakRssMb} MB)`);
 
     const file = writeResults('bench', {
       started,
       machine: host,
-      settings: { pets: PETS, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, webConcurrency: process.env.WEB_CONCURRENCY ?? null },
+      settings: {
+        pets: PETS,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+        rounds: ROUNDS,
+        webConcurrency: process.env.WEB_CONCURRENCY ?? null,
+        serviceEnv: SERVICE_EXTRA,
+        versusEnv: VERSUS ? VERSUS_EXTRA : null,
+      },
       summary,
       peakRssMb,
       baselinePeakRssMb,

@@ -7,7 +7,34 @@
  */
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ROOT, SERVICE, CURSOR_SECRET, createDatabase, seed, startServer, drive, machine, writeResults, mean, round } = require('./lib');
+const {
+  ROOT,
+  SERVICE,
+  CURSOR_SECRET,
+  METRICS_TOKEN,
+  handleArguments,
+  buildIfStale,
+  createDatabase,
+  seed,
+  startServer,
+  drive,
+  machine,
+  writeResults,
+  mean,
+  round,
+} = require('./lib');
+
+handleArguments(`Usage: pnpm bench:scale   (node bench/scale.js)
+  Listing as the store grows: two service instances, on BENCH_SMALL and BENCH_LARGE pets, first and deep
+  pages, A B A B. Builds first when the build is stale; servers listen on free ports. Results go to bench/results/.
+Environment:
+  DATABASE_URL       the server (default postgres://postgres@127.0.0.1:5432/postgres)
+  BENCH_SMALL        pets in the small store (default 10000)
+  BENCH_LARGE        pets in the large store (default 1000000)
+  BENCH_DURATION     seconds per measured run (default 10)
+  BENCH_ROUNDS       rounds (default 2)
+  BENCH_CONNECTIONS  concurrent connections (default 10)`);
+buildIfStale();
 const { PetCursors } = require(join(ROOT, 'apps/api/dist/pets/pet-cursors'));
 const { LIST_BY_STATUS } = require(join(ROOT, 'apps/api/dist/pets/pets.service'));
 
@@ -36,7 +63,12 @@ async function explain(url, afterId) {
     const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${LIST_BY_STATUS.get('sold').text}`, [afterId, 21]);
     const [{ Plan: plan, 'Execution Time': ms }] = rows[0]['QUERY PLAN'];
     const scan = plan.Plans?.[0] ?? plan;
-    return { node: `${scan['Node Type']} using ${scan['Index Name']}`, rowsRead: scan['Actual Rows'], sharedBuffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'], executionMs: ms };
+    return {
+      node: `${scan['Node Type']} using ${scan['Index Name']}`,
+      rowsRead: scan['Actual Rows'],
+      sharedBuffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'],
+      executionMs: ms,
+    };
   } finally {
     await client.end();
   }
@@ -51,12 +83,10 @@ async function main() {
   try {
     for (const [label, size] of Object.entries(sizes)) {
       databases[label] = await createDatabase(`scale_${label}`);
-      const port = label === 'small' ? 3111 : 3112;
       servers[label] = await startServer({
         name: `service (${size} pets)`,
         ...SERVICE,
-        env: { NODE_ENV: 'production', DATABASE_URL: databases[label].url, CURSOR_SECRET, RATE_LIMIT_PER_MINUTE: '0' },
-        port,
+        env: { ...SERVICE.env, NODE_ENV: 'production', DATABASE_URL: databases[label].url, CURSOR_SECRET, METRICS_TOKEN, RATE_LIMIT_PER_MINUTE: '0' },
       });
       const seeding = Date.now();
       await seed(databases[label].url, size);
@@ -65,18 +95,25 @@ async function main() {
     const plans = { first: await explain(databases.large.url, 0), deep: await explain(databases.large.url, LARGE - 3000 - (LARGE % 3)) };
     const runs = {};
     for (const page of ['first', 'deep']) {
-      for (const label of Object.keys(sizes)) await drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: 3 });
+      for (const label of Object.keys(sizes))
+        await drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: 3 });
       for (let r = 0; r < ROUNDS; r += 1) {
         for (const label of Object.keys(sizes)) {
           const result = await drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: DURATION });
           (runs[`${label} ${page}`] ??= []).push(result);
-          console.error(`  ${page} page at ${sizes[label]} pets, round ${r + 1}: ${Math.round(result.rps)} req/s, mean ${result.mean} ms, p99 ${result.p99} ms`);
+          console.error(
+            `  ${page} page at ${sizes[label]} pets, round ${r + 1}: ${Math.round(result.rps)} req/s, mean ${result.mean} ms, p99 ${result.p99} ms`,
+          );
         }
       }
     }
     const summary = {};
     for (const [key, results] of Object.entries(runs)) {
-      summary[key] = { rps: round(mean(results.map((x) => x.rps))), meanMs: round(mean(results.map((x) => x.mean))), p99: round(mean(results.map((x) => x.p99))) };
+      summary[key] = {
+        rps: round(mean(results.map((x) => x.rps))),
+        meanMs: round(mean(results.map((x) => x.mean))),
+        p99: round(mean(results.map((x) => x.p99))),
+      };
     }
     const ratios = {
       largeFirstVsSmallFirst: round(summary['large first'].meanMs / summary['small first'].meanMs),
@@ -91,9 +128,19 @@ async function main() {
       const [label, page] = key.split(' ');
       console.log(`${sizes[label]} | ${page} | ${Math.round(s.rps)} | ${s.meanMs} | ${s.p99}`);
     }
-    console.log(`\ntime ratios: ${LARGE} vs ${SMALL} pets (first page) ${ratios.largeFirstVsSmallFirst}; deep vs first page at ${LARGE}: ${ratios.largeDeepVsLargeFirst}`);
+    console.log(
+      `\ntime ratios: ${LARGE} vs ${SMALL} pets (first page) ${ratios.largeFirstVsSmallFirst}; deep vs first page at ${LARGE}: ${ratios.largeDeepVsLargeFirst}`,
+    );
     console.log(`plans at ${LARGE} pets: first page ${JSON.stringify(plans.first)}; deep page ${JSON.stringify(plans.deep)}`);
-    const file = writeResults('scale', { started, machine: host, settings: { small: SMALL, large: LARGE, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS }, summary, ratios, plans, runs });
+    const file = writeResults('scale', {
+      started,
+      machine: host,
+      settings: { small: SMALL, large: LARGE, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS },
+      summary,
+      ratios,
+      plans,
+      runs,
+    });
     console.log(`results: ${file}`);
   } finally {
     for (const server of Object.values(servers)) await server.stop();

@@ -1,13 +1,32 @@
 // Soak run: the BUILT service under mixed load for SOAK_SECONDS (default 300), sampling its resident
 // memory; fails when any request errs or answers other than expected. Not part of CI: `pnpm bench:soak`.
 // DATABASE_URL selects a PostgreSQL server; without it the service runs on its embedded PostgreSQL.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
+
+const USAGE = `Usage: pnpm bench:soak   (node bench/soak.mjs)
+  The built service under mixed load, sampling its resident memory; fails on any error or unexpected
+  answer. Builds first when the build is stale; the service listens on a free port.
+Environment:
+  SOAK_SECONDS      duration (default 300)
+  SOAK_CONNECTIONS  concurrent connections (default 16)
+  DATABASE_URL      a PostgreSQL server (a database of the soak's own is created); unset: the embedded PostgreSQL`;
+const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (argv.length > 0) {
+  console.error(`Unknown argument "${argv[0]}" (see --help)`);
+  process.exit(2);
+}
+const build = spawnSync(process.execPath, [new URL('../scripts/build-if-stale.js', import.meta.url).pathname], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
 const connections = Number(process.env.SOAK_CONNECTIONS ?? 16);
@@ -29,8 +48,19 @@ if (serverUrl) {
   databaseUrl = url.toString();
 }
 
-const child = spawn(process.execPath, ['apps/api/dist/main.js'], {
-  env: { ...process.env, NODE_ENV: 'production', API_KEYS: key, CURSOR_SECRET: 'soak-cursor-secret-0123456789abcdefghij', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: databaseUrl }) },
+const child = spawn(process.execPath, ['apps/api/dist/bin/main.js'], {
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    API_KEYS: key,
+    CURSOR_SECRET: 'soak-cursor-secret-0123456789abcdefghij',
+    METRICS_TOKEN: 'soak-metrics-token-0123456789abcdefghijklmnopq',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: databaseUrl }),
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const baseUrl = await new Promise((resolve, reject) => {
@@ -42,7 +72,11 @@ const baseUrl = await new Promise((resolve, reject) => {
 });
 
 // One pet first, so that GET /v1/pets/1 answers 200 from the start.
-const seeded = await fetch(`${baseUrl}/v1/pets`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"name":"Seed","categoryId":1}' });
+const seeded = await fetch(`${baseUrl}/v1/pets`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+  body: '{"name":"Seed","categoryId":1}',
+});
 if (seeded.status !== 201) throw new Error(`seeding failed: ${seeded.status}`);
 
 const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
@@ -75,11 +109,17 @@ const lastMinute = samples.filter((s) => s.t >= samples.at(-1).t - 60).map((s) =
 const firstMinute = samples.filter((s) => s.t <= 60).map((s) => s.rss);
 const f = (n) => n.toFixed(1);
 console.log(`soak: ${seconds} s, ${connections} connections, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL'}`);
-console.log(`  requests ${result.requests.total}, ${f(result.requests.average)} req/s, errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`);
-console.log(`  answers by status: ${JSON.stringify(Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])))}`);
+console.log(
+  `  requests ${result.requests.total}, ${f(result.requests.average)} req/s, errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`,
+);
+console.log(
+  `  answers by status: ${JSON.stringify(Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])))}`,
+);
 console.log(`  latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
-console.log(`  RSS MiB: start ${f(rss[0])}, min ${f(Math.min(...rss))}, max ${f(Math.max(...rss))}, end ${f(rss.at(-1))}; ` +
-  `mean of first minute ${f(firstMinute.reduce((a, b) => a + b, 0) / firstMinute.length)}, of last minute ${f(lastMinute.reduce((a, b) => a + b, 0) / lastMinute.length)} (${samples.length} samples)`);
+console.log(
+  `  RSS MiB: start ${f(rss[0])}, min ${f(Math.min(...rss))}, max ${f(Math.max(...rss))}, end ${f(rss.at(-1))}; ` +
+    `mean of first minute ${f(firstMinute.reduce((a, b) => a + b, 0) / firstMinute.length)}, of last minute ${f(lastMinute.reduce((a, b) => a + b, 0) / lastMinute.length)} (${samples.length} samples)`,
+);
 console.log(`  service exit code after SIGTERM: ${exitCode}`);
 const failed = result.errors > 0 || result.timeouts > 0 || result.non2xx > 0 || exitCode !== 0;
 console.log(failed ? 'soak FAILED' : 'soak passed: zero errors');

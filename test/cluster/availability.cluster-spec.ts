@@ -12,7 +12,8 @@ function mixedLoad(topology: Topology, until: Promise<unknown>) {
     concurrency: 8,
     until,
     next: (c, i) => {
-      if (i % 3 === 0) return { method: 'POST', path: '/v1/pets', body: { name: `load ${c}-${i}`, categoryId: 2 }, headers: { 'idempotency-key': randomUUID() } };
+      if (i % 3 === 0)
+        return { method: 'POST', path: '/v1/pets', body: { name: `load ${c}-${i}`, categoryId: 2 }, headers: { 'idempotency-key': randomUUID() } };
       return i % 3 === 1 ? { method: 'GET', path: '/v1/pets?limit=5' } : { method: 'GET', path: '/v1/pets/1' };
     },
   });
@@ -46,6 +47,17 @@ describe('scale-out: zero-downtime operation behind HAProxy (test:cluster)', () 
     await topology?.stop();
   }, 60_000);
 
+  /** Mixed load until `script` ends; what failed, and which acknowledged pets the database lacks. */
+  async function underLoad(script: Promise<void>) {
+    const { outcomes } = await mixedLoad(
+      topology,
+      script.catch(() => undefined),
+    );
+    await script;
+    const failures = outcomes.filter((o) => o.status !== 200 && o.status !== 201);
+    return { outcomes, failures, missing: await missingPets(sql, outcomes) };
+  }
+
   it('restarts every instance in turn under load without a client seeing an error', async () => {
     const restarts: number[] = [];
     const script = (async () => {
@@ -59,10 +71,7 @@ describe('scale-out: zero-downtime operation behind HAProxy (test:cluster)', () 
       }
       await sleep(1000);
     })();
-    const { outcomes } = await mixedLoad(topology, script.catch(() => undefined));
-    await script;
-    const failures = outcomes.filter((o) => o.status !== 200 && o.status !== 201);
-    const missing = await missingPets(sql, outcomes);
+    const { outcomes, failures, missing } = await underLoad(script);
     console.log(`rolling restart: ${summary(outcomes)}, ${missing.length} acknowledged pets missing; each restart took ${restarts.join(' / ')} ms`);
     expect(outcomes.length).toBeGreaterThan(100);
     expect(failures.map((o) => `${o.request.method} ${o.request.path} ${o.status}`)).toEqual([]);
@@ -82,10 +91,7 @@ describe('scale-out: zero-downtime operation behind HAProxy (test:cluster)', () 
       await sleep(1000);
     })();
     t0 = performance.now();
-    const { outcomes } = await mixedLoad(topology, script.catch(() => undefined));
-    await script;
-    const failures = outcomes.filter((o) => o.status !== 200 && o.status !== 201);
-    const missing = await missingPets(sql, outcomes);
+    const { outcomes, failures, missing } = await underLoad(script);
     console.log(
       `SIGKILL of one instance: ${summary(outcomes)} (${failures.map((o) => `${o.request.method} ${o.status} at +${Math.round(o.end - killedAt)} ms`).join(', ') || 'none'}), ` +
         `${missing.length} acknowledged pets missing`,

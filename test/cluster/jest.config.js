@@ -7,7 +7,18 @@ const base = require('../jest.config.js');
  */
 process.env.PETSTORE_TOPOLOGY = 'cluster';
 
-const CONTRACT_SUITES = ['auth', 'concurrency', 'errors', 'health', 'idempotency', 'openapi', 'pets-create', 'pets-get', 'pets-list', 'pets-pagination'];
+const CONTRACT_SUITES = [
+  'auth',
+  'concurrency',
+  'errors',
+  'health',
+  'idempotency',
+  'openapi',
+  'pets-create',
+  'pets-get',
+  'pets-list',
+  'pets-pagination',
+];
 
 module.exports = {
   ...base,

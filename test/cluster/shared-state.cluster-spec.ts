@@ -20,7 +20,8 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
   }, 60_000);
 
   const newKey = (name: string) => createKey(topology, name);
-  const on = (i: number, path: string, init: RequestInit = {}) => fetch(topology.instanceUrl(i) + path, { signal: AbortSignal.timeout(10_000), ...init });
+  const on = (i: number, path: string, init: RequestInit = {}) =>
+    fetch(topology.instanceUrl(i) + path, { signal: AbortSignal.timeout(10_000), ...init });
 
   it('starts three instances at once on a fresh database: the migrations ran once', async () => {
     const { rows } = await sql.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
@@ -37,7 +38,9 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
     const { DATABASE_POOLING: _, ...env } = topology.instanceEnv;
     const result = await run(process.execPath, [MAIN], { ...env, PORT: '0' });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('DATABASE_URL answered "unsupported startup parameter: statement_timeout": it is a connection pooler. Set DATABASE_POOLING=transaction');
+    expect(result.stderr).toContain(
+      'DATABASE_URL answered "unsupported startup parameter: statement_timeout": it is a connection pooler. Set DATABASE_POOLING=transaction',
+    );
   });
 
   it('refuses a revoked key on every instance within 5 s (LISTEN on DATABASE_DIRECT_URL)', async () => {
@@ -49,9 +52,13 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
   it('keeps one rate-limit budget per key across all instances', async () => {
     const { key } = await newKey('rate limit');
     const bearer = { authorization: `Bearer ${key}` };
-    const statuses = await Promise.all(Array.from({ length: 45 }, (_, n) => on(n % INSTANCES, '/v1/pets?limit=1', { headers: bearer }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 45 }, (_, n) => on(n % INSTANCES, '/v1/pets?limit=1', { headers: bearer }).then((r) => r.status)),
+    );
     const byInstance = Array.from({ length: INSTANCES }, (_, i) => statuses.filter((status, n) => n % INSTANCES === i && status === 429).length);
-    console.log(`rate limit 30/min, 45 requests over 3 instances: ${statuses.filter((s) => s === 200).length} answered 200, 429s per instance ${byInstance.join(' / ')}`);
+    console.log(
+      `rate limit 30/min, 45 requests over 3 instances: ${statuses.filter((s) => s === 200).length} answered 200, 429s per instance ${byInstance.join(' / ')}`,
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(30);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
   });
@@ -63,7 +70,10 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
     const answers = await Promise.all([0, 1].map((i) => on(i, '/v1/pets', { method: 'POST', headers, body })));
     const statuses = answers.map((a) => a.status).sort();
     // Both ran at once: one created, the other replayed it or was told it is in progress.
-    expect([[201, 201], [201, 409]]).toContainEqual(statuses);
+    expect([
+      [201, 201],
+      [201, 409],
+    ]).toContainEqual(statuses);
     expect((await sql.query(`SELECT count(*)::int AS n FROM pets WHERE name = 'Twice'`)).rows).toEqual([{ n: 1 }]);
   });
 
@@ -72,7 +82,9 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
     const first = await on(0, '/v1/pets?limit=2', { headers: AUTH });
     const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')![1];
     const firstIds = ((await first.json()) as { id: number }[]).map((pet) => pet.id);
-    const elsewhere = await Promise.all([1, 2].map(async (i) => ((await (await on(i, next, { headers: AUTH })).json()) as { id: number }[]).map((pet) => pet.id)));
+    const elsewhere = await Promise.all(
+      [1, 2].map(async (i) => ((await (await on(i, next, { headers: AUTH })).json()) as { id: number }[]).map((pet) => pet.id)),
+    );
     expect(elsewhere[0]).toHaveLength(2);
     expect(elsewhere[1]).toEqual(elsewhere[0]);
     expect(elsewhere[0][0]).toBeGreaterThan(firstIds[1]);
@@ -89,12 +101,17 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
       const response = await fetch(`${topology.baseUrl}/v1/pets?limit=1`, { headers: AUTH });
       const elapsed = Date.now() - started;
       expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ code: 'service_unavailable', message: 'The service cannot reach its database; try again shortly', status: 503 });
+      expect(await response.json()).toEqual({
+        code: 'service_unavailable',
+        message: 'The service cannot reach its database; try again shortly',
+        status: 503,
+      });
       expect(elapsed).toBeLessThan(3000);
       // PostgreSQL itself gives up on the statement (SET LOCAL statement_timeout): nothing is left
       // waiting for the lock, long before the lock is released.
       const lockWaits = async () =>
-        (await sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n;
+        (await sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0]
+          .n;
       for (let tries = 0; tries < 20 && (await lockWaits()) > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await lockWaits()).toBe(0);
       expect(Date.now() - started).toBeLessThan(3000);
@@ -135,7 +152,8 @@ async function createKey(topology: Topology, name: string): Promise<{ key: strin
 /** Creates a key, uses it on every instance, revokes it, and measures when each instance refuses it. */
 async function revocationDelays(topology: Topology): Promise<number[]> {
   const { key, id } = await createKey(topology, 'revocation');
-  const get = (i: number) => fetch(`${topology.instanceUrl(i)}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+  const get = (i: number) =>
+    fetch(`${topology.instanceUrl(i)}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
   for (let i = 0; i < INSTANCES; i++) expect(await get(i)).toBe(200);
   expect(await keyTool(topology, 'revoke', id)).toMatchObject({ code: 0 });
   const revokedAt = Date.now();

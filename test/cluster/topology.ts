@@ -58,6 +58,7 @@ export class Topology {
       DATABASE_DIRECT_URL: direct.toString(),
       REDIS_URL: `redis://127.0.0.1:${ports[2]}`,
       CURSOR_SECRET: randomBytes(32).toString('base64'),
+      METRICS_TOKEN: randomBytes(32).toString('hex'),
       DRAIN_DELAY_MS: '1500',
       TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'info',
@@ -103,7 +104,10 @@ export class Topology {
     socket.end('show stat\n');
     let csv = '';
     for await (const chunk of socket) csv += chunk;
-    const [header, ...rows] = csv.trim().split('\n').map((line) => line.split(','));
+    const [header, ...rows] = csv
+      .trim()
+      .split('\n')
+      .map((line) => line.split(','));
     const column = (name: string) => header.indexOf(name === 'pxname' ? '# pxname' : name);
     return rows.filter((row) => row[column('pxname')] === 'api' && /^api\d/.test(row[column('svname')])).map((row) => row[column('status')]);
   }
@@ -112,7 +116,7 @@ export class Topology {
     this.stopping = true;
     await Promise.all(this.instances.map((instance) => instance?.stop('SIGKILL')));
     for (const child of this.children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.all(this.children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
+    await Promise.all(this.children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : Promise.resolve())));
     await this.database.drop();
     rmSync(this.dir, { recursive: true, force: true });
   }
@@ -139,7 +143,7 @@ export class Topology {
     const [command, args] = asRoot
       ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', binary, join(this.dir, 'pgbouncer.ini')]]
       : [binary, [join(this.dir, 'pgbouncer.ini')]];
-    this.spawn(command, args as string[]);
+    this.spawn(command, args);
     await waitForPort(this.ports[1], () => readLog(join(this.dir, 'pgbouncer.log')));
   }
 
@@ -162,7 +166,7 @@ export class Topology {
   private spawn(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
     const child = spawn(command, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let errors = '';
-    child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
+    child.stderr.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
     child.on('exit', (code, signal) => {
       if (code && !signal && !this.stopping) console.error(`${command} exited with ${code}: ${errors}`);
     });

@@ -20,11 +20,45 @@ describe('API keys at start (e2e)', () => {
   });
 
   it('production with no key anywhere refuses to start and says how to create one', async () => {
-    const result = await run(process.execPath, [MAIN], { NODE_ENV: 'production', CURSOR_SECRET: 'a-production-cursor-secret-of-32-chars-or-more', DATABASE_URL: database.url, PORT: '0' });
+    const result = await run(process.execPath, [MAIN], {
+      NODE_ENV: 'production',
+      CURSOR_SECRET: 'a-production-cursor-secret-of-32-chars-or-more',
+      METRICS_ENABLED: 'false',
+      DATABASE_URL: database.url,
+      PORT: '0',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again',
     );
+  });
+
+  it('production missing CURSOR_SECRET, METRICS_TOKEN and a key names all three at once, each with its fix, and starts nothing', async () => {
+    const result = await run(process.execPath, [MAIN], { NODE_ENV: 'production', DATABASE_URL: database.url, PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      [
+        'Invalid configuration:',
+        '  - CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance. Make one with `openssl rand -base64 32`',
+        '  - METRICS_TOKEN is required in production while metrics are on: the bearer token Prometheus sends to GET /metrics. Make one with `openssl rand -hex 32` (or set METRICS_ENABLED=false)',
+        '  - No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again',
+      ].join('\n'),
+    );
+    expect(result.stdout).not.toContain('listening');
+  });
+
+  it('a supervisor of several processes, which opens no database, still refuses production without CURSOR_SECRET', async () => {
+    const result = await run(process.execPath, [MAIN], {
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      PORT: '0',
+      WEB_CONCURRENCY: '2',
+      RATE_LIMIT_PER_MINUTE: '0',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('CURSOR_SECRET is required in production');
+    expect(result.stderr).toContain('`openssl rand -base64 32`');
+    expect(result.stderr).not.toContain('worker');
   });
 
   it('development with no key anywhere creates one, stores it and prints it once', async () => {
@@ -43,7 +77,9 @@ describe('API keys at start (e2e)', () => {
       const printed = lines.join('\n').match(/pet_[A-Za-z0-9_-]{43}/g) ?? [];
       expect(printed).toHaveLength(1);
       const stored = (await queryDatabase(database.url, 'SELECT label, key_hash, scopes FROM api_keys')).rows;
-      expect(stored).toEqual([{ label: 'development key', key_hash: hashApiKey(printed[0] ?? ''), scopes: ['pets:read', 'pets:write', 'orders:read'] }]);
+      expect(stored).toEqual([
+        { label: 'development key', key_hash: hashApiKey(printed[0] ?? ''), scopes: ['pets:read', 'pets:write', 'orders:read'] },
+      ]);
     } finally {
       service.kill('SIGTERM');
       await once(service, 'exit');

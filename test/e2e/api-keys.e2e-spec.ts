@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { KEYS_CLI, ROOT, ToolRun, run } from '../support/processes';
+import { EMBEDDED_SERVER, KEYS_CLI, ToolRun, run } from '../support/processes';
 import { AUTH, countPets, startTestApp, useTestApp } from '../support/test-app';
 
 // Real processes and databases on a shared 2-core machine: starting them may take a while under load.
@@ -31,7 +31,6 @@ describe('API keys (e2e)', () => {
     return { id: /Created API key (\d+)/.exec(result.stderr)![1], key: result.stdout.trim() };
   };
   const listed = async () => JSON.parse((await keys('list', '--json')).stdout) as Record<string, unknown>[];
-
 
   it('create prints the key alone on stdout, through the root script too; the key works at once', async () => {
     const viaScript = await run('pnpm', ['-s', 'keys', 'create', '--name', 'ci'], { DATABASE_URL: api.database.url });
@@ -103,14 +102,22 @@ describe('API keys (e2e)', () => {
       expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 2, stdout: '' });
       expect(result.stderr).toBe(`${message} (see: keys --help)\n`);
     }
-    expect(await api.sql.query('SELECT label FROM api_keys WHERE label NOT IN ($1)', ['development key']).then((r) => r.rows.filter((row) => /evil|bell/.test(row.label)))).toEqual([]);
+    expect(
+      await api.sql
+        .query('SELECT label FROM api_keys WHERE label NOT IN ($1)', ['development key'])
+        .then((r) => r.rows.filter((row) => /evil|bell/.test(row.label))),
+    ).toEqual([]);
   });
 
   it('enforces scopes per operation: 403 forbidden with the Error body, after authentication', async () => {
     const reader = await createKey('--name', 'reader', '--scopes', 'pets:read');
     const orders = await createKey('--name', 'orders', '--scopes', 'orders:read');
     const writer = await createKey('--name', 'writer', '--scopes', 'pets:write');
-    const forbidden = (scope: string) => ({ code: 'forbidden', message: `This API key lacks the ${scope} scope that this operation needs`, status: 403 });
+    const forbidden = (scope: string) => ({
+      code: 'forbidden',
+      message: `This API key lacks the ${scope} scope that this operation needs`,
+      status: 403,
+    });
 
     expect((await api.request('GET', '/v1/pets', { headers: bearer(reader.key) })).status).toBe(200);
     const post = await api.request('POST', '/v1/pets', { headers: bearer(reader.key), body: { name: 'Rex', categoryId: 1 } });
@@ -160,11 +167,45 @@ describe('API keys (e2e)', () => {
     await sleep(1700);
     const refused = await api.request('GET', '/v1/pets', { headers: bearer(key) });
     expect(refused.status).toBe(401);
-    expect(refused.body).toEqual({
-      code: 'unauthorized',
-      message: 'The API key is invalid: send "Authorization: Bearer <API key>" with a valid key',
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="The access token expired"');
+    expect(refused.body).toEqual({ code: 'unauthorized', message: 'The API key expired: send a current key', status: 401 });
+  });
+
+  it('says why a known key is refused (RFC 6750 error_description), and nothing more for an unknown one', async () => {
+    const revoked = await createKey('--name', 'revoked');
+    const rotated = await createKey('--name', 'rotated');
+    for (const { key } of [revoked, rotated]) expect((await api.request('GET', '/v1/pets', { headers: bearer(key) })).status).toBe(200);
+    expect((await keys('revoke', revoked.id)).code).toBe(0);
+    // Rotated without a grace period: the old key expires at once.
+    const rotation = await keys('rotate', rotated.id);
+    expect(rotation.code).toBe(0);
+
+    const refusal = async (key: string) => {
+      // Within the 5 s rule the service hears of the change.
+      let response = await api.request('GET', '/v1/pets', { headers: bearer(key) });
+      for (const started = Date.now(); response.status === 200 && Date.now() - started < 6000; await sleep(100)) {
+        response = await api.request('GET', '/v1/pets', { headers: bearer(key) });
+      }
+      return { status: response.status, challenge: response.headers.get('www-authenticate'), body: response.body };
+    };
+    expect(await refusal(revoked.key)).toEqual({
       status: 401,
+      challenge: 'Bearer error="invalid_token", error_description="The access token was revoked"',
+      body: { code: 'unauthorized', message: 'The API key was revoked: send a current key', status: 401 },
     });
+    expect(await refusal(rotated.key)).toEqual({
+      status: 401,
+      challenge: 'Bearer error="invalid_token", error_description="The access token expired"',
+      body: { code: 'unauthorized', message: 'The API key expired: send a current key', status: 401 },
+    });
+    const generic = {
+      status: 401,
+      challenge: 'Bearer error="invalid_token"',
+      body: { code: 'unauthorized', message: 'The API key is invalid: send "Authorization: Bearer <API key>" with a valid key', status: 401 },
+    };
+    // An unknown key of the right shape, and a key of another shape, learn nothing.
+    expect(await refusal(`pet_${'B'.repeat(43)}`)).toEqual(generic);
+    expect(await refusal('not-a-petstore-key-0123456789')).toEqual(generic);
   });
 
   it('rotate issues a successor with the same label and scopes; the old key lives through the grace period', async () => {
@@ -233,7 +274,7 @@ describe('API keys (e2e)', () => {
           response = await instance.request('GET', '/v1/pets', { headers: bearer(key) });
         }
         expect(response.status).toBe(401);
-        expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+        expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="The access token was revoked"');
         refusedAfter.push(Date.now() - revokedAt.getTime());
       }
       const delay = Math.max(...refusedAfter);
@@ -247,28 +288,31 @@ describe('API keys (e2e)', () => {
   });
 
   // Independent of the suite's database, so it runs once: in the embedded pass.
-  (process.env.DATABASE_URL ? it.skip : it)('works on a DATA_DIR: opens a fresh one itself, and goes through the running service when it is busy', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-keys-'));
-    try {
-      const created = await run(process.execPath, [KEYS_CLI, 'create', '--name', 'embedded'], { DATA_DIR: dataDir });
-      expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^pet_[A-Za-z0-9_-]{43}\n$/) });
-
-      const server = spawn(process.execPath, [join(ROOT, 'apps', 'api', 'dist', 'database', 'embedded-server.js'), dataDir], {
-        stdio: ['pipe', 'pipe', 'inherit'],
-      });
+  (process.env.DATABASE_URL ? it.skip : it)(
+    'works on a DATA_DIR: opens a fresh one itself, and goes through the running service when it is busy',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'petstore-keys-'));
       try {
-        await once(createInterface({ input: server.stdout }), 'line');
-        const listedThere = await run(process.execPath, [KEYS_CLI, 'list', '--json'], { DATA_DIR: dataDir });
-        expect(listedThere.code).toBe(0);
-        expect(JSON.parse(listedThere.stdout)).toEqual([expect.objectContaining({ id: '1', label: 'embedded' })]);
+        const created = await run(process.execPath, [KEYS_CLI, 'create', '--name', 'embedded'], { DATA_DIR: dataDir });
+        expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^pet_[A-Za-z0-9_-]{43}\n$/) });
+
+        const server = spawn(process.execPath, [EMBEDDED_SERVER, dataDir], {
+          stdio: ['pipe', 'pipe', 'inherit'],
+        });
+        try {
+          await once(createInterface({ input: server.stdout }), 'line');
+          const listedThere = await run(process.execPath, [KEYS_CLI, 'list', '--json'], { DATA_DIR: dataDir });
+          expect(listedThere.code).toBe(0);
+          expect(JSON.parse(listedThere.stdout)).toEqual([expect.objectContaining({ id: '1', label: 'embedded' })]);
+        } finally {
+          server.kill('SIGTERM');
+          await once(server, 'exit');
+        }
       } finally {
-        server.kill('SIGTERM');
-        await once(server, 'exit');
+        rmSync(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it('the database holds no plain key: every table dumped as text', async () => {
     expect(issued.length).toBeGreaterThanOrEqual(8);

@@ -66,7 +66,8 @@ function hostileHeaders(): (string | undefined)[] {
     () => `Bearer pet_${'x'.repeat(12_000)}`,
     () => `Bearer ${r.pick(['🐶🐱', 'ключ', '鍵', 'pet_é', '\u200bpet_', 'ﬀ', 'Ω'])}${r.chars(BASE64URL, r.int(40))}`,
     () => `${r.pick(['Bеarer', 'Bearér', 'ベアラー'])} ${TEST_API_KEY}`,
-    () => `Bearer ${r.pick(["' OR '1'='1", "'; DROP TABLE api_keys; --", '" OR 1=1 --', "pet_' UNION SELECT key_hash FROM api_keys --", '%27%20OR%201=1', '\\x27'])}`,
+    () =>
+      `Bearer ${r.pick(["' OR '1'='1", "'; DROP TABLE api_keys; --", '" OR 1=1 --', "pet_' UNION SELECT key_hash FROM api_keys --", '%27%20OR%201=1', '\\x27'])}`,
     () => `Bearer${r.chars(' ', 2 + r.int(30))}${TEST_API_KEY}`,
     () => `Bearer\t${TEST_API_KEY}`,
     () => `Bearer \t${TEST_API_KEY}`,
@@ -108,7 +109,10 @@ describe('the global guard (e2e)', () => {
             JSON.stringify(Object.keys(JSON.parse(response.text))) === '["code","message","status"]' &&
             JSON.parse(response.text).code === 'unauthorized' &&
             JSON.parse(response.text).status === 401;
-          if (!ok) failures.push(`#${index} ${JSON.stringify(authorization?.slice(0, 80))}: ${response.status} ${response.headers['www-authenticate']} ${response.text.slice(0, 200)}`);
+          if (!ok)
+            failures.push(
+              `#${index} ${JSON.stringify(authorization?.slice(0, 80))}: ${response.status} ${response.headers['www-authenticate']} ${response.text.slice(0, 200)}`,
+            );
         }),
       );
     }
@@ -120,12 +124,19 @@ describe('the global guard (e2e)', () => {
   it('guards every route the server has, except the ones marked public', async () => {
     const fastify = api.app.getHttpAdapter().getInstance();
     const routes = parseRoutes(fastify.printRoutes({ commonPrefix: false }));
-    expect(routes).toEqual(expect.arrayContaining([{ method: 'GET', url: '/v1/pets' }, { method: 'GET', url: '/docs/openapi.json' }]));
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', url: '/v1/pets' },
+        { method: 'GET', url: '/docs/openapi.json' },
+      ]),
+    );
 
     const handlers = nestHandlers(api.app.get(ModulesContainer));
     const problems: string[] = [];
     for (const route of routes) {
-      const handler = handlers.find((h) => (h.method === route.method || (route.method === 'HEAD' && h.method === 'GET')) && h.urls.includes(route.url));
+      const handler = handlers.find(
+        (h) => (h.method === route.method || (route.method === 'HEAD' && h.method === 'GET')) && h.urls.includes(route.url),
+      );
       // Swagger's routes are registered on Fastify by SwaggerModule, outside Nest: public by design.
       const docs = route.url === '/docs' || route.url.startsWith('/docs/');
       if (!handler && !docs) {
@@ -137,7 +148,10 @@ describe('the global guard (e2e)', () => {
       const path = route.url.replace(/:[^/]+/g, '1').replace(/\*/g, 'x');
       const response = await send(api.baseUrl, agent, path, undefined);
       if (isPublic && response.status === 401) problems.push(`${route.method} ${route.url} is public but answered 401`);
-      if (!isPublic && (response.status !== 401 || response.headers['www-authenticate'] !== 'Bearer' || JSON.parse(response.text).code !== 'unauthorized')) {
+      if (
+        !isPublic &&
+        (response.status !== 401 || response.headers['www-authenticate'] !== 'Bearer' || JSON.parse(response.text).code !== 'unauthorized')
+      ) {
         problems.push(`${route.method} ${route.url} answered ${response.status} without a key`);
       }
     }
@@ -155,7 +169,10 @@ function parseRoutes(tree: string): { method: string; url: string }[] {
     const depth = match[1].length / 4;
     stack.length = depth;
     stack.push(match[2]);
-    const methods = (match[3] ?? '').split(',').map((m) => m.trim()).filter((m) => m !== '' && m !== '-');
+    const methods = (match[3] ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter((m) => m !== '' && m !== '-');
     for (const method of methods) routes.push({ method, url: stack.join('') });
   }
   return routes;

@@ -121,7 +121,11 @@ describeOneInstance('failed authentications per client address (e2e)', () => {
     }
     const refused = await api.request('GET', '/v1/pets', { headers: { authorization: `Bearer pet_${'C'.repeat(43)}` } });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ code: 'rate_limited', message: expect.stringMatching(/^Too many failed authentications from this address: retry after \d+ seconds$/), status: 429 });
+    expect(refused.body).toEqual({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^Too many failed authentications from this address: retry after \d+ seconds$/),
+      status: 429,
+    });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);

@@ -1,13 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../apps/api/src/config/config';
+import { MAIN } from '../support/processes';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
 import { AUTH, TEST_API_KEY } from '../support/test-app';
 
-const MAIN = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'main.js');
 const onServer = process.env.DATABASE_URL ? it : it.skip;
 
 describe('WEB_CONCURRENCY (e2e)', () => {
@@ -30,7 +29,16 @@ describe('WEB_CONCURRENCY (e2e)', () => {
 
     onServer('serves from two worker processes on one port, and drains them all on SIGTERM', async () => {
       service = spawn(process.execPath, [MAIN], {
-        env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', WEB_CONCURRENCY: '2', DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', API_KEYS: TEST_API_KEY, PORT: '0' },
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'info',
+          WEB_CONCURRENCY: '2',
+          DATABASE_URL: database.url,
+          REDIS_URL: 'redis://127.0.0.1:6379',
+          API_KEYS: TEST_API_KEY,
+          PORT: '0',
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const ports: string[] = [];

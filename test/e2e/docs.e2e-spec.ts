@@ -20,6 +20,11 @@ describe('the API documents, served without a key (e2e)', () => {
     expect(document.info).toMatchObject({ title: 'Pet Store API', version: '1.0.0' });
   });
 
+  it('tells a reader of Swagger UI how to get a key', () => {
+    expect(document.info.description).toContain('a development start with no key anywhere creates one and prints it once on the console');
+    expect(document.info.description).toContain('`pnpm -s keys create --name <label>`');
+  });
+
   it('serves the same document as YAML at /docs/openapi.yaml', async () => {
     const response = await api.request('GET', '/docs/openapi.yaml');
     expect(response.status).toBe(200);

@@ -2,7 +2,24 @@ import fc from 'fast-check';
 import { AUTH, useTestApp } from '../support/test-app';
 
 const segment = fc.oneof(
-  fc.constantFrom('v1', 'pets', 'store', 'orders', 'docs', 'health', 'live', 'ready', '1', '0', '-1', '9223372036854775808', '%E0%A4%A', '%zz', '..', '%00'),
+  fc.constantFrom(
+    'v1',
+    'pets',
+    'store',
+    'orders',
+    'docs',
+    'health',
+    'live',
+    'ready',
+    '1',
+    '0',
+    '-1',
+    '9223372036854775808',
+    '%E0%A4%A',
+    '%zz',
+    '..',
+    '%00',
+  ),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
 );
 const path = fc.oneof(
@@ -11,14 +28,22 @@ const path = fc.oneof(
 );
 const query = fc.oneof(
   fc.constant(''),
-  fc.dictionary(fc.constantFrom('limit', 'status', 'cursor', 'access_token', 'x'), fc.oneof(fc.constantFrom('0', '1', '100', '101', 'abc', '1.5', '', 'sold', 'lost'), fc.string({ maxLength: 8 })), { maxKeys: 3 })
+  fc
+    .dictionary(
+      fc.constantFrom('limit', 'status', 'cursor', 'access_token', 'x'),
+      fc.oneof(fc.constantFrom('0', '1', '100', '101', 'abc', '1.5', '', 'sold', 'lost'), fc.string({ maxLength: 8 })),
+      { maxKeys: 3 },
+    )
     .map((params) => `?${new URLSearchParams(params).toString()}`),
 );
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 40 });
 const headers = fc.record(
   {
     authorization: fc.oneof(fc.constant(AUTH.authorization), fc.constant('Bearer nope-0123456789abcdef'), fc.constant('bearer'), printable),
-    'content-type': fc.oneof(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data'), printable),
+    'content-type': fc.oneof(
+      fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data'),
+      printable,
+    ),
     'idempotency-key': printable,
     'x-request-id': printable,
     accept: fc.constantFrom('application/json', '*/*', 'text/html'),
@@ -28,7 +53,12 @@ const headers = fc.record(
 const body = fc.oneof(
   fc.constant(undefined),
   fc.json({ maxDepth: 2 }),
-  fc.record({ name: fc.oneof(fc.string(), fc.integer()), categoryId: fc.oneof(fc.integer(), fc.double(), fc.string()), status: fc.string() }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+  fc
+    .record(
+      { name: fc.oneof(fc.string(), fc.integer()), categoryId: fc.oneof(fc.integer(), fc.double(), fc.string()), status: fc.string() },
+      { requiredKeys: [] },
+    )
+    .map((o) => JSON.stringify(o)),
   fc.string({ maxLength: 50 }),
 );
 const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS');

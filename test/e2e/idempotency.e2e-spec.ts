@@ -25,14 +25,20 @@ describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
     expect(await countPets(api)).toBe(1);
   });
 
-  it('keeps a key\'s records when API_KEYS is reordered: an entry is known by its digest, not its position', async () => {
+  it("keeps a key's records when API_KEYS is reordered: an entry is known by its digest, not its position", async () => {
     const second = { authorization: `Bearer ${SECOND_KEY}` };
     expect((await post('reorder-1', { name: 'Rex', categoryId: 3 }, second)).status).toBe(201);
     const reordered = await startTestApp({ API_KEYS: `${SECOND_KEY},${TEST_API_KEY}`, RATE_LIMIT_PER_MINUTE: '0' }, api.database);
     try {
-      const again = await reordered.request('POST', '/v1/pets', { headers: { ...second, 'idempotency-key': 'reorder-1' }, body: { name: 'Rex', categoryId: 3 } });
+      const again = await reordered.request('POST', '/v1/pets', {
+        headers: { ...second, 'idempotency-key': 'reorder-1' },
+        body: { name: 'Rex', categoryId: 3 },
+      });
       expect(again.headers.get('idempotent-replayed')).toBe('true');
-      const byFirstKey = await reordered.request('POST', '/v1/pets', { headers: { ...AUTH, 'idempotency-key': 'reorder-1' }, body: { name: 'Max', categoryId: 3 } });
+      const byFirstKey = await reordered.request('POST', '/v1/pets', {
+        headers: { ...AUTH, 'idempotency-key': 'reorder-1' },
+        body: { name: 'Max', categoryId: 3 },
+      });
       expect(byFirstKey.status).toBe(201);
       expect(byFirstKey.headers.get('idempotent-replayed')).toBeNull();
     } finally {
@@ -45,16 +51,27 @@ describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
     expect((await post('order-2', { name: 'Rex', categoryId: 3 })).status).toBe(201);
     const other = await post('order-2', { name: 'Max', categoryId: 3 });
     expect(other.status).toBe(422);
-    expect(other.body).toEqual({ code: 'idempotency_key_reused', message: 'This Idempotency-Key was already used with a different request body', status: 422 });
+    expect(other.body).toEqual({
+      code: 'idempotency_key_reused',
+      message: 'This Idempotency-Key was already used with a different request body',
+      status: 422,
+    });
     expect(await countPets(api)).toBe(1);
   });
 
   it('answers 409 request_in_progress while the first request with the key is still running', async () => {
     const body = { name: 'Rex', categoryId: 3 };
-    await api.sql.query(`INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash) VALUES ($2, 'running', $1)`, [hashRequestBody(body), TEST_KEY_ID]);
+    await api.sql.query(`INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash) VALUES ($2, 'running', $1)`, [
+      hashRequestBody(body),
+      TEST_KEY_ID,
+    ]);
     const response = await post('running', body);
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ code: 'request_in_progress', message: 'A request with this Idempotency-Key is still being processed; retry later', status: 409 });
+    expect(response.body).toEqual({
+      code: 'request_in_progress',
+      message: 'A request with this Idempotency-Key is still being processed; retry later',
+      status: 409,
+    });
     expect(await countPets(api)).toBe(0);
   });
 
@@ -100,7 +117,13 @@ describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
     expect(await countPets(api)).toBe(2);
   });
 
-  it.each([['empty', '""'], ['too long', 'k'.repeat(256)], ['with a space', 'a b'], ['opened but not closed by a quote', '"abc'], ['closed but not opened by a quote', 'abc"']])('refuses an Idempotency-Key that is %s with 400', async (_case, key) => {
+  it.each([
+    ['empty', '""'],
+    ['too long', 'k'.repeat(256)],
+    ['with a space', 'a b'],
+    ['opened but not closed by a quote', '"abc'],
+    ['closed but not opened by a quote', 'abc"'],
+  ])('refuses an Idempotency-Key that is %s with 400', async (_case, key) => {
     const response = await post(key, { name: 'Rex', categoryId: 3 });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({

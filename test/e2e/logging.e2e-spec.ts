@@ -1,7 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { loadConfig } from '../../apps/api/src/config/config';
+import { MAIN } from '../support/processes';
 import { sleep } from '../support/load';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH, TEST_API_KEY, TEST_KEY_ID } from '../support/test-app';
+import { AUTH, STARTUP_TIMEOUT_MS, TEST_API_KEY, TEST_KEY_ID } from '../support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -108,4 +112,114 @@ describe('request ids and JSON logs (built service)', () => {
   it('refuses an unknown LOG_LEVEL at start, naming the variable', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
   });
+
+  it('writes JSON lines when stdout is not a terminal: the start banner a line per item, the routes as served', () => {
+    const lines = service.lines.map((line) => JSON.parse(line) as Record<string, any>);
+    const messages = lines.map((line) => line.msg as string);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Pet Store API listening on http:\/\/127\.0\.0\.1:\d+\/v1$/),
+        expect.stringMatching(/^Swagger UI: http:\/\/127\.0\.0\.1:\d+\/docs \(OpenAPI document: http:\/\/127\.0\.0\.1:\d+\/docs\/openapi\.json\)$/),
+        expect.stringMatching(/^Database: /),
+        'Mapped {/v1/pets, GET} route',
+        'Mapped {/health/live, GET} route',
+        'Mapped {/health/ready, GET} route',
+      ]),
+    );
+    expect(messages.filter((message) => message.includes('\n'))).toEqual([]);
+    // Nest's heading "HealthController {/v1/health}" named a path that does not exist.
+    expect(messages.filter((message) => message.includes('/v1/health'))).toEqual([]);
+  });
+});
+
+describe('readable log lines (LOG_FORMAT=pretty, or stdout a terminal)', () => {
+  let database: Awaited<ReturnType<typeof createServiceDatabase>>;
+  beforeAll(async () => {
+    database = await createServiceDatabase();
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  /** `12:04:05.120` then the level: pino-pretty's line, colours aside. */
+  const PRETTY = /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] (INFO|WARN|ERROR|DEBUG): /;
+  // eslint-disable-next-line no-control-regex -- colour codes start with ESC
+  const ANSI = /\u001b\[[0-9;]*m/g;
+  const isJson = (line: string) => {
+    try {
+      return typeof JSON.parse(line) === 'object';
+    } catch {
+      return false;
+    }
+  };
+
+  /**
+   * Starts the built service, inside a pseudo-terminal (util-linux `script`) when `terminal`, and
+   * returns what it wrote up to its start banner's last line; then stops it.
+   */
+  async function startLines(env: Record<string, string>, terminal: boolean): Promise<string[]> {
+    const fullEnv = {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      API_KEYS: TEST_API_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...database.env,
+      ...env,
+    };
+    const child = terminal
+      ? spawn('script', ['-qefc', `'${process.execPath}' '${MAIN}'`, '/dev/null'], {
+          env: fullEnv,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        })
+      : spawn(process.execPath, [MAIN], { env: fullEnv, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = once(child, 'exit');
+    const lines: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        lines.push(line.replace(/\r$/, ''));
+        if (line.includes('Database: ')) resolve();
+      });
+      void exited.then(() => reject(new Error(`the service exited before its banner: ${lines.join('\n')}`)));
+    });
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+    return lines;
+  }
+
+  it(
+    'LOG_FORMAT=pretty: time, level, context and message, one banner item a line, never JSON',
+    async () => {
+      const lines = await startLines({ LOG_FORMAT: 'pretty' }, false);
+      expect(lines.filter(isJson)).toEqual([]);
+      expect(lines.filter((line) => !PRETTY.test(line))).toEqual([]);
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/\] INFO: \[Main\] Pet Store API listening on http:\/\/127\.0\.0\.1:\d+\/v1$/),
+          expect.stringMatching(/\] INFO: \[Main\] Swagger UI: http:\/\/127\.0\.0\.1:\d+\/docs /),
+          expect.stringMatching(/\] INFO: \[RouterExplorer\] Mapped \{\/health\/live, GET\} route$/),
+        ]),
+      );
+      expect(lines.join('\n')).not.toContain('/v1/health');
+      expect(lines.join('\n')).not.toMatch(ANSI); // no colours into a pipe
+    },
+    STARTUP_TIMEOUT_MS,
+  );
+
+  it(
+    'is the default in a terminal, in colour; LOG_FORMAT=json there still gives JSON lines',
+    async () => {
+      const pretty = await startLines({}, true);
+      expect(pretty.join('\n')).toMatch(ANSI);
+      const plain = pretty.map((line) => line.replace(ANSI, ''));
+      expect(plain.filter((line) => !PRETTY.test(line))).toEqual([]);
+      expect(plain).toEqual(expect.arrayContaining([expect.stringMatching(/\[Main\] Pet Store API listening on http:\/\/127\.0\.0\.1:\d+\/v1$/)]));
+
+      const json = await startLines({ LOG_FORMAT: 'json' }, true);
+      expect(json.filter((line) => !isJson(line))).toEqual([]);
+    },
+    2 * STARTUP_TIMEOUT_MS,
+  );
 });

@@ -73,9 +73,7 @@ describe('OpenAPI document and typed client (e2e)', () => {
     expect(getPet.deprecated).toBe(true);
     expect(getPet.description).toContain('5 December 2030');
     expect(Object.keys(getPet.responses['200'].headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset']);
-    expect(operations.filter((o) => o['x-stability']).map((o) => [o.operationId, o['x-stability']])).toEqual([
-      ['listOrders', 'experimental'],
-    ]);
+    expect(operations.filter((o) => o['x-stability']).map((o) => [o.operationId, o['x-stability']])).toEqual([['listOrders', 'experimental']]);
     const listPets = document.paths['/pets'].get;
     expect(listPets.parameters).toEqual(
       expect.arrayContaining([

@@ -1,5 +1,14 @@
 import { AUTH, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
-import { JSON_CONTENT_TYPE, expectDeprecationHeaders, expectError, expectInvalidKey, expectMissingKey, expectValidationFailed, seedPets, truncatePets } from '../support/expectations';
+import {
+  JSON_CONTENT_TYPE,
+  expectDeprecationHeaders,
+  expectError,
+  expectInvalidKey,
+  expectMissingKey,
+  expectValidationFailed,
+  seedPets,
+  truncatePets,
+} from '../support/expectations';
 
 const ID_RULE = 'petId must be an integer from 1 to 9223372036854775807';
 

@@ -46,7 +46,9 @@ describe('listPets: GET /v1/pets (e2e)', () => {
   it.each(STATUSES)('status=%s returns only pets with that status, in id order, 20 by default', async (status) => {
     const response = await list(`?status=${status}`);
     expect(response.status).toBe(200);
-    const expected = SEED.map((_, i) => pet(i + 1)).filter((p) => p.status === status).slice(0, 20);
+    const expected = SEED.map((_, i) => pet(i + 1))
+      .filter((p) => p.status === status)
+      .slice(0, 20);
     expect(response.body).toEqual(expected);
   });
 

@@ -5,7 +5,9 @@ const INVALID_CURSOR = {
   code: 'validation_failed',
   message: 'cursor is not valid for this listing: follow the rel="next" Link of a previous page, with the same status',
   status: 400,
-  details: [{ field: 'cursor', message: 'cursor is not valid for this listing: follow the rel="next" Link of a previous page, with the same status' }],
+  details: [
+    { field: 'cursor', message: 'cursor is not valid for this listing: follow the rel="next" Link of a previous page, with the same status' },
+  ],
 };
 
 /** The target of a `Link: <…>; rel="next"` header, or undefined when there is none. */
@@ -24,7 +26,7 @@ describe('pets pagination (e2e)', () => {
   async function walk(path: string, onPage?: (page: number) => Promise<void>) {
     const pages: number[][] = [];
     const urls: string[] = [];
-    for (let url: string | undefined = path; url !== undefined; ) {
+    for (let url: string | undefined = path; url !== undefined;) {
       const response = await api.request('GET', url, { headers: AUTH });
       expect(response.status).toBe(200);
       urls.push(url);

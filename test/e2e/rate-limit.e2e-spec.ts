@@ -34,7 +34,11 @@ describe.each([
 
     const refused = await api.request('GET', '/v1/pets', { headers: AUTH });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ code: 'rate_limited', message: expect.stringMatching(/^Too many requests: retry after \d+ seconds$/), status: 429 });
+    expect(refused.body).toEqual({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^Too many requests: retry after \d+ seconds$/),
+      status: 429,
+    });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);

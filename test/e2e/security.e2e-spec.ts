@@ -80,7 +80,9 @@ describe('security headers, CORS and limits (e2e)', () => {
   });
 
   it('has CORS off unless configured', async () => {
-    const response = await api.request('OPTIONS', '/v1/pets', { headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' } });
+    const response = await api.request('OPTIONS', '/v1/pets', {
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' },
+    });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -92,7 +94,10 @@ describe('security headers, CORS and limits (e2e)', () => {
 
   it.each([
     ['an unknown method', 'FOO /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'],
-    ['Content-Length with Transfer-Encoding', 'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    [
+      'Content-Length with Transfer-Encoding',
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
     ['a header with a bad byte', 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n'],
     ['a request line that is not HTTP', 'HELLO\r\n\r\n'],
   ])('answers %s refused by the HTTP parser with the Error body', async (_case, request) => {
@@ -123,7 +128,11 @@ describe('CORS when CORS_ORIGINS is set (e2e)', () => {
   it('answers the preflight of an allowed origin and exposes the API headers', async () => {
     // A CORS preflight belongs to the browser's protocol, not to the API: the document does not describe it.
     const preflight = await api.request('OPTIONS', '/v1/pets', {
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
       contract: false,
     });
     expect(preflight.status).toBe(204);

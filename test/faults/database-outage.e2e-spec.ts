@@ -54,12 +54,15 @@ describeOnServer('database outage (built service behind a TCP proxy; needs a Pos
       headers: AUTH,
       concurrency: 8,
       until: script,
-      next: (c, i) => (i % 2 ? { method: 'GET', path: '/v1/pets?limit=5' } : { method: 'POST', path: '/v1/pets', body: { name: `pet ${c}-${i}`, categoryId: 1 } }),
+      next: (c, i) =>
+        i % 2 ? { method: 'GET', path: '/v1/pets?limit=5' } : { method: 'POST', path: '/v1/pets', body: { name: `pet ${c}-${i}`, categoryId: 1 } },
     });
 
     expect(service.child.exitCode).toBeNull();
     expect(liveDuringOutage).toBe(200);
-    expect(readyDuringOutage).toEqual([{ status: 503, body: { code: 'service_unavailable', message: 'Not ready: the database does not answer', status: 503 } }]);
+    expect(readyDuringOutage).toEqual([
+      { status: 503, body: { code: 'service_unavailable', message: 'Not ready: the database does not answer', status: 503 } },
+    ]);
     const unexpected = outcomes.filter((o) => ![200, 201, 503].includes(o.status));
     expect(unexpected).toEqual([]);
     for (const o of outcomes.filter((o) => o.status === 503)) {
@@ -81,7 +84,12 @@ describeOnServer('database outage (built service behind a TCP proxy; needs a Pos
     expect((await get('/health/ready')).status).toBe(200);
     console.log(
       `database outage: ${outcomes.length} requests, ${outcomes.filter((o) => o.status === 503).length} answered 503, slowest ${Math.round(slowest)} ms, ` +
-        `503 p99 ${Math.round(percentile(outcomes.filter((o) => o.status === 503), 0.99))} ms, recovered ${Math.round(recoveredAt - marks.restore)} ms after the database returned`,
+        `503 p99 ${Math.round(
+          percentile(
+            outcomes.filter((o) => o.status === 503),
+            0.99,
+          ),
+        )} ms, recovered ${Math.round(recoveredAt - marks.restore)} ms after the database returned`,
     );
   });
 });

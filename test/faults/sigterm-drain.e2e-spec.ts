@@ -73,6 +73,8 @@ describe('SIGTERM drain (built service under write load)', () => {
       }),
     );
     expect(missing).toEqual([]);
-    console.log(`SIGTERM drain: ${before.length} requests before the signal, ${created.length} pets created, exit 0 after ${Math.round(exitedAt - signalAt)} ms`);
+    console.log(
+      `SIGTERM drain: ${before.length} requests before the signal, ${created.length} pets created, exit 0 after ${Math.round(exitedAt - signalAt)} ms`,
+    );
   }, 60000);
 });

@@ -30,7 +30,12 @@ describe('Database', () => {
     await Promise.all([migrate(target), migrate(target), migrate(target)]);
     const db = await connect(target);
     const rows = await db.rows<{ name: string }>({ name: 'migrations_applied', text: 'SELECT name FROM migrations ORDER BY id' }, []);
-    expect(rows.map((row) => row.name)).toEqual(['CreatePets1763769600000', 'CreateApiKeys1763856000000', 'CreateIdempotencyKeys1763942400000', 'CapPetIds1764028800000']);
+    expect(rows.map((row) => row.name)).toEqual([
+      'CreatePets1763769600000',
+      'CreateApiKeys1763856000000',
+      'CreateIdempotencyKeys1763942400000',
+      'CapPetIds1764028800000',
+    ]);
   });
 
   it('offers a session connection for LISTEN only where one can be held', () => {
@@ -38,13 +43,18 @@ describe('Database', () => {
     expect(db({ url: 'postgres://a/db', embedded: false }).sessionUrl).toBe('postgres://a/db');
     expect(db({ url: 'postgres://a/db', embedded: false, pooling: 'session' }).sessionUrl).toBe('postgres://a/db');
     expect(db({ url: 'postgres://pooler/db', embedded: false, pooling: 'transaction' }).sessionUrl).toBeUndefined();
-    expect(db({ url: 'postgres://pooler/db', embedded: false, pooling: 'transaction', directUrl: 'postgres://a/db' }).sessionUrl).toBe('postgres://a/db');
+    expect(db({ url: 'postgres://pooler/db', embedded: false, pooling: 'transaction', directUrl: 'postgres://a/db' }).sessionUrl).toBe(
+      'postgres://a/db',
+    );
     expect(db({ url: 'postgres://127.0.0.1:1/postgres', embedded: true }).sessionUrl).toBeUndefined();
   });
 
   onServer('on a server', () => {
     const prepared = (db: Database) =>
-      db.rows<{ n: number }>({ name: 'prepared_count', text: `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = '${ONE.name}'` }, []);
+      db.rows<{ n: number }>(
+        { name: 'prepared_count', text: `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = '${ONE.name}'` },
+        [],
+      );
 
     it('prepares statements by name on a direct connection', async () => {
       const db = await connect({ url: database.url, embedded: false });
@@ -68,7 +78,10 @@ describe('Database', () => {
       expect(Date.now() - started).toBeLessThan(2000);
       // Without the cancel the sleep would run on for seconds after its client left.
       const sleeping = () =>
-        db.rows<{ n: number }>({ name: 'sleeping', text: `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(5) AS slept%'` }, []);
+        db.rows<{ n: number }>(
+          { name: 'sleeping', text: `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(5) AS slept%'` },
+          [],
+        );
       for (let tries = 0; tries < 10 && (await sleeping())[0].n > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await sleeping()).toEqual([{ n: 0 }]);
       expect(Date.now() - started).toBeLessThan(2500);

@@ -29,7 +29,17 @@ describe('embedded PostgreSQL access', () => {
     const nobody = execFileSync('id', ['-u', 'nobody']).toString().trim();
     const attempt = spawnSync(
       'setpriv',
-      ['--reuid', nobody, '--regid', nobody, '--clear-groups', process.execPath, '-e', `require('net').connect(process.argv[1]).on('connect', () => process.exit(0)).on('error', (e) => { console.log(e.code); process.exit(3); })`, `${socketDir()}/.s.PGSQL.5432`],
+      [
+        '--reuid',
+        nobody,
+        '--regid',
+        nobody,
+        '--clear-groups',
+        process.execPath,
+        '-e',
+        `require('net').connect(process.argv[1]).on('connect', () => process.exit(0)).on('error', (e) => { console.log(e.code); process.exit(3); })`,
+        `${socketDir()}/.s.PGSQL.5432`,
+      ],
       { encoding: 'utf8', timeout: 10_000 },
     );
     expect({ status: attempt.status, out: attempt.stdout.trim() }).toEqual({ status: 3, out: 'EACCES' });

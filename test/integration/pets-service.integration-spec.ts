@@ -19,7 +19,10 @@ describe('PetsService', () => {
     await migrate(target);
     dataSource = new DataSource(databaseOptions(target, 2));
     await dataSource.initialize();
-    service = new PetsService(new Database(dataSource, target), new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }));
+    service = new PetsService(
+      new Database(dataSource, target),
+      new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }),
+    );
   }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await dataSource?.destroy();

@@ -25,7 +25,7 @@ export class ContractChecker {
 
   constructor(document: OpenApiDocument) {
     addFormats(this.ajv);
-    this.ajv.addSchema(document as object, 'openapi');
+    this.ajv.addSchema(document, 'openapi');
     for (const [path, item] of Object.entries(document.paths)) {
       // Paths are relative to the first server: the running instance (`/v1`), unless the path has its own.
       const prefix = new URL((item.servers ?? document.servers ?? [{ url: '/' }])[0].url, 'http://x').pathname.replace(/\/$/, '');

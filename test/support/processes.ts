@@ -1,11 +1,13 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
-/** The built key tool and service (`pnpm test` builds them first). */
-export const KEYS_CLI = join(ROOT, 'apps', 'api', 'dist', 'keys', 'keys.cli.js');
-export const MAIN = join(ROOT, 'apps', 'api', 'dist', 'main.js');
+/** The built executables of apps/api/src/bin/ (`pnpm test` builds them first). */
+const BIN = join(ROOT, 'apps', 'api', 'dist', 'bin');
+export const MAIN = join(BIN, 'main.js');
+export const KEYS_CLI = join(BIN, 'keys.js');
+export const EMBEDDED_SERVER = join(BIN, 'embedded-server.js');
 
 export interface ToolRun {
   code: number | null;
@@ -22,4 +24,15 @@ export async function run(command: string, args: string[], env: Record<string, s
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const [code] = (await once(child, 'close')) as [number | null];
   return { code, stdout, stderr };
+}
+
+/** Runs a command synchronously; on failure the error carries what it printed (tsc reports on stdout). */
+export function runOrThrow(command: string, args: string[], cwd: string, options: { timeout?: number; env?: Record<string, string> } = {}): string {
+  try {
+    const env = options.env && { ...process.env, ...options.env };
+    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', timeout: options.timeout ?? 120000, env });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
+  }
 }

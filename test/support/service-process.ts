@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { MAIN } from './processes';
 import { TEST_API_KEY } from './test-app';
 import { createTestDatabase } from './test-database';
-
-const MAIN = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'main.js');
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -19,18 +18,27 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the BUILT service (`node apps/api/dist/main.js`) on a free port, as it runs in production. */
+/** Starts the BUILT service (`node apps/api/dist/bin/main.js`) on a free port, as it runs in production. */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...env },
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      API_KEYS: TEST_API_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_MINUTE: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       lines.push(line);
       const match = /listening on (http:\/\/[^/\s"]+)/.exec(line);
       if (match) resolve(match[1]);

@@ -57,15 +57,26 @@ export async function startTestApp(env: Record<string, string> = {}, shared?: Te
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  return clientOf(baseUrl, database, async () => {
-    await app.close();
-    if (!shared) await database.drop();
-  }, app);
+  return clientOf(
+    baseUrl,
+    database,
+    async () => {
+      await app.close();
+      if (!shared) await database.drop();
+    },
+    app,
+  );
 }
 
 /** `pnpm test:cluster`: the same suite against three built instances behind HAProxy and PgBouncer. */
 async function startBehindBalancer(env: Record<string, string>): Promise<TestApp> {
-  const topology = await Topology.start({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, RATE_LIMIT_PER_MINUTE: '1200', AUTH_FAILURES_PER_MINUTE: '0', ...env });
+  const topology = await Topology.start({
+    NODE_ENV: 'test',
+    API_KEYS: TEST_API_KEY,
+    RATE_LIMIT_PER_MINUTE: '1200',
+    AUTH_FAILURES_PER_MINUTE: '0',
+    ...env,
+  });
   const noApp = new Proxy({} as TestApp['app'], {
     get: () => {
       throw new Error('This suite reaches into the app, which runs in other processes under test:cluster');

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
+import { EMBEDDED_SERVER } from './processes';
 
 /** For beforeAll/afterAll: starting an embedded PostgreSQL and the app takes seconds, more on a busy 2-core machine. */
 export const STARTUP_TIMEOUT_MS = 120_000;
@@ -46,13 +46,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-const EMBEDDED_SERVER = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'database', 'embedded-server.js');
-
 /** The embedded PostgreSQL in a process of its own, as a server would be (built by `pnpm test`). */
 export async function startEmbeddedServer(): Promise<TestDatabase> {
   const child = spawn(process.execPath, [EMBEDDED_SERVER, 'memory://'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
-  const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => { throw new Error('embedded PostgreSQL did not start'); })])) as [string];
+  const [first] = (await Promise.race([
+    once(lines, 'line'),
+    once(child, 'exit').then(() => {
+      throw new Error('embedded PostgreSQL did not start');
+    }),
+  ])) as [string];
   const { url } = JSON.parse(first) as { url: string };
   return {
     url,

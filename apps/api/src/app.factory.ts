@@ -12,7 +12,11 @@ import { DrainState } from './http/drain';
 import { addSecurityHeaders, applyRequestTimeouts, installSecurity, serverLimits } from './http/security';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 import { PinoLoggerService, createLogger, installLogFlushing } from './logging/logger';
+import { RequestLogger } from './logging/request-logger';
 import { REQUEST_ID_HEADER, installRequestLogging, requestIdOf } from './logging/request-logging';
+import { Metrics } from './observability/metrics';
+import { installRequestMetrics } from './observability/metrics.module';
+import { installTracing } from './observability/tracing';
 
 /** Builds the whole application, initialised but not listening: used by main and by the tests alike. */
 export async function createApp(config: AppConfig, database: DatabaseTarget): Promise<NestFastifyApplication> {
@@ -55,13 +59,15 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   await installSecurity(app, config);
   installRequestLogging(fastify, logger);
+  installRequestMetrics(fastify, app.get(Metrics));
+  installTracing(fastify);
   installLogFlushing(fastify, logger);
   installJsonBodyParser(fastify);
   installDeprecationHeaders(fastify);
   app.get(DrainState).attach(app.getHttpServer());
-  // Health endpoints are operational, not part of the versioned API.
-  app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready'] });
-  app.useGlobalFilters(new GlobalExceptionFilter(routes));
+  // Health and metrics endpoints are operational, not part of the versioned API.
+  app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
+  app.useGlobalFilters(new GlobalExceptionFilter(new RequestLogger('Errors'), routes));
   setupSwagger(app, config);
   await app.init();
   return app;

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './observability/metrics.module';
 import { DrainState } from './http/drain';
 import { OrdersModule } from './orders/orders.module';
 import { PetsModule } from './pets/pets.module';
@@ -16,6 +17,7 @@ export class AppModule {
       module: AppModule,
       global: true, // APP_CONFIG and DrainState are needed by feature modules
       imports: [
+        MetricsModule.forRoot(config), // global: every feature counts into it
         DatabaseModule.forRoot(database, config.databasePoolSize),
         AuthModule,
         RateLimitModule.forRoot(config), // after AuthModule: its guard needs the key

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { AppConfig } from './config/config';
+import { aggregateWorkerMetrics } from './observability/cluster-metrics';
 
 /**
  * Opt-in (`WEB_CONCURRENCY` > 1, PostgreSQL server only): this process becomes a supervisor of that many
@@ -9,6 +10,7 @@ import { AppConfig } from './config/config';
 export function superviseWorkers(config: AppConfig): boolean {
   if (config.webConcurrency <= 1 || !cluster.isPrimary) return false;
   let stopping = false;
+  if (config.metricsEnabled) aggregateWorkerMetrics();
   const fork = () => cluster.fork();
   // The first worker applies the migrations alone; the others start once it listens.
   fork().once('listening', () => {

@@ -220,7 +220,7 @@ export interface operations {
             /** @description Missing or invalid API key (code `unauthorized`). */
             401: {
                 headers: {
-                    /** @description Always `Bearer` (RFC 6750). */
+                    /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -307,7 +307,7 @@ export interface operations {
             /** @description Missing or invalid API key (code `unauthorized`). */
             401: {
                 headers: {
-                    /** @description Always `Bearer` (RFC 6750). */
+                    /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -436,7 +436,7 @@ export interface operations {
             /** @description Missing or invalid API key (code `unauthorized`). */
             401: {
                 headers: {
-                    /** @description Always `Bearer` (RFC 6750). */
+                    /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
                     "WWW-Authenticate"?: string;
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
                     Deprecation?: string;
@@ -541,7 +541,7 @@ export interface operations {
             /** @description Missing or invalid API key (code `unauthorized`). */
             401: {
                 headers: {
-                    /** @description Always `Bearer` (RFC 6750). */
+                    /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };

@@ -13,6 +13,8 @@ describe('the error catalogue', () => {
   it('is the table of the README, code for code and status for status', () => {
     const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
     const rows = [...readme.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map(([, status, code]) => [code, Number(status)]);
-    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([code, { status }]) => [code as ErrorCode, status])));
+    expect(Object.fromEntries(rows)).toEqual(
+      Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([code, { status }]) => [code as ErrorCode, status])),
+    );
   });
 });

@@ -45,9 +45,17 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorDescription>> = {
     example: 'The request is not valid HTTP/1.1',
   },
   unauthorized: { status: 401, description: 'Missing or invalid API key', example: 'An API key is required: send "Authorization: Bearer <API key>"' },
-  forbidden: { status: 403, description: 'The API key lacks the scope this operation needs', example: 'This API key lacks the pets:write scope that this operation needs' },
+  forbidden: {
+    status: 403,
+    description: 'The API key lacks the scope this operation needs',
+    example: 'This API key lacks the pets:write scope that this operation needs',
+  },
   not_found: { status: 404, description: 'The animal cannot be found', example: 'No pet with id 42' },
-  method_not_allowed: { status: 405, description: 'The path exists, but not with this method', example: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST' },
+  method_not_allowed: {
+    status: 405,
+    description: 'The path exists, but not with this method',
+    example: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
+  },
   request_in_progress: {
     status: 409,
     description: 'A request with the same `Idempotency-Key` is still being processed',
@@ -59,16 +67,32 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorDescription>> = {
     example: 'The request did not arrive within 10 s',
   },
   payload_too_large: { status: 413, description: 'The request body is larger than 64 KiB', example: 'The request body is larger than the limit' },
-  unsupported_media_type: { status: 415, description: 'The request body is not `application/json`', example: 'The request body must be application/json' },
+  unsupported_media_type: {
+    status: 415,
+    description: 'The request body is not `application/json`',
+    example: 'The request body must be application/json',
+  },
   idempotency_key_reused: {
     status: 422,
     description: 'The `Idempotency-Key` was already used with a different body',
     example: 'This Idempotency-Key was already used with a different request body',
   },
   rate_limited: { status: 429, description: 'Too many requests for this API key', example: 'Too many requests: retry after 12 seconds' },
-  headers_too_large: { status: 431, description: 'The request headers are larger than 16 KiB', example: 'The request headers are larger than 16 KiB' },
-  internal_error: { status: 500, description: 'A fault of the service; the details are only in its log', example: 'An unexpected error occurred; it has been logged' },
-  not_implemented: { status: 501, description: 'The operation is not implemented yet', example: 'GET /v1/store/orders is not implemented yet: its behaviour is not specified' },
+  headers_too_large: {
+    status: 431,
+    description: 'The request headers are larger than 16 KiB',
+    example: 'The request headers are larger than 16 KiB',
+  },
+  internal_error: {
+    status: 500,
+    description: 'A fault of the service; the details are only in its log',
+    example: 'An unexpected error occurred; it has been logged',
+  },
+  not_implemented: {
+    status: 501,
+    description: 'The operation is not implemented yet',
+    example: 'GET /v1/store/orders is not implemented yet: its behaviour is not specified',
+  },
   service_unavailable: {
     status: 503,
     description: 'The database cannot be reached',

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { fieldsOf } from './fields';
 import { CURSOR_MAX_LENGTH, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from './limits';
 import { PET_STATUSES, PetStatus } from './pet-status';
 import { IsCategoryId, IsPetName } from './rules';
@@ -22,7 +23,7 @@ export class NewPet {
   @IsIn(PET_STATUSES, { message: STATUS_MESSAGE })
   status?: PetStatus;
 }
-export const NEW_PET_FIELDS = ['name', 'categoryId', 'status'] as const;
+export const NEW_PET_FIELDS = fieldsOf(NewPet);
 
 /** An animal as the service returns it. */
 export class Pet {
@@ -39,11 +40,12 @@ export class Pet {
   @IsIn(PET_STATUSES, { message: STATUS_MESSAGE })
   status!: PetStatus;
 }
+export const PET_FIELDS = fieldsOf(Pet);
 
 /** Query parameters of `GET /pets`. Values arrive as text and are converted only when they are plain digits. */
 export class ListPetsQuery {
   // Leading zeros are allowed, as in petId: `limit=007` is 7.
-  @Transform(({ value }) => (typeof value === 'string' && /^0*[0-9]{1,4}$/.test(value) ? Number(value) : value))
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^0*[0-9]{1,4}$/.test(value) ? Number(value) : value))
   @ValidateIf((query: ListPetsQuery) => query.limit !== undefined)
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(LIST_LIMIT_MIN, { message: LIMIT_MESSAGE })
@@ -59,4 +61,4 @@ export class ListPetsQuery {
   @Matches(new RegExp(`^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH}}$`), { message: CURSOR_MESSAGE })
   cursor?: string;
 }
-export const LIST_PETS_QUERY_FIELDS = ['limit', 'status', 'cursor'] as const;
+export const LIST_PETS_QUERY_FIELDS = fieldsOf(ListPetsQuery);

@@ -1,6 +1,7 @@
 import { ValidationOptions, registerDecorator } from 'class-validator';
 import { CATEGORY_ID_MAX, NAME_MAX_LENGTH } from './limits';
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001F\u007F]/;
 // A lone UTF-16 surrogate is not a Unicode code point; PostgreSQL would refuse it as invalid UTF-8.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -21,10 +21,22 @@ describe('validateInput', () => {
     });
 
     it.each([
-      ['an object with a constructor key', { name: 'rex', categoryId: { constructor: { prototype: {} } } }, [{ field: 'categoryId', message: 'categoryId must be an integer from 1 to 9007199254740991' }]],
+      [
+        'an object with a constructor key',
+        { name: 'rex', categoryId: { constructor: { prototype: {} } } },
+        [{ field: 'categoryId', message: 'categoryId must be an integer from 1 to 9007199254740991' }],
+      ],
       ['an object as the name', { name: { constructor: 1 }, categoryId: 1 }, [{ field: 'name', message: 'name must be a string' }]],
-      ['a name nested 30,000 arrays deep', JSON.parse(`{"name":${'['.repeat(30_000)}${']'.repeat(30_000)},"categoryId":1}`), [{ field: 'name', message: 'name must be a string' }]],
-      ['an array as the status', { name: 'rex', categoryId: 1, status: ['sold'] }, [{ field: 'status', message: 'status must be one of: available, pending, sold' }]],
+      [
+        'a name nested 30,000 arrays deep',
+        JSON.parse(`{"name":${'['.repeat(30_000)}${']'.repeat(30_000)},"categoryId":1}`),
+        [{ field: 'name', message: 'name must be a string' }],
+      ],
+      [
+        'an array as the status',
+        { name: 'rex', categoryId: 1, status: ['sold'] },
+        [{ field: 'status', message: 'status must be one of: available, pending, sold' }],
+      ],
     ])('refuses %s as a wrong type, without handing it to class-transformer', (_case, input, errors) => {
       expect(body(input)).toEqual({ ok: false, errors });
     });

@@ -22,11 +22,7 @@ export interface ValidateOptions {
  * class-transformer either: it would walk into it (a `constructor` key crashed it, 30,000 nested
  * arrays overflowed the stack). NaN stands in for it: no rule accepts NaN, and each names its field.
  */
-export function validateInput<T extends object>(
-  cls: new () => T,
-  input: unknown,
-  options: ValidateOptions,
-): Validated<T> {
+export function validateInput<T extends object>(cls: new () => T, input: unknown, options: ValidateOptions): Validated<T> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { ok: false, errors: [{ field: options.subject, message: `${options.subject} must be a JSON object` }] };
   }

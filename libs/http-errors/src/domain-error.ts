@@ -27,6 +27,8 @@ export class UnauthorizedError extends DomainError {
     message: string,
     /** A token was presented but refused (RFC 6750 §3: error="invalid_token"). */
     readonly tokenPresented: boolean,
+    /** Why a token the service knows was refused (RFC 6750 §3: error_description); never for an unknown one. */
+    readonly description?: string,
   ) {
     super('unauthorized', message);
   }

@@ -20,7 +20,8 @@ const UNAVAILABLE = { code: 'service_unavailable', message: 'The service cannot 
 /** An error shaped as pg raises it: a message and a SQLSTATE or network code. */
 const driverError = (code: string, message = 'driver failure') => Object.assign(new Error(message), { code });
 /** An error shaped as TypeORM wraps a driver error (QueryFailedError keeps it as driverError). */
-const typeormError = (driver: unknown) => Object.assign(new Error('Query failed: SELECT secret FROM pets'), { name: 'QueryFailedError', driverError: driver });
+const typeormError = (driver: unknown) =>
+  Object.assign(new Error('Query failed: SELECT secret FROM pets'), { name: 'QueryFailedError', driverError: driver });
 
 describe('mapError', () => {
   describe('domain errors', () => {
@@ -42,6 +43,9 @@ describe('mapError', () => {
     it('adds WWW-Authenticate: Bearer to a missing key and error="invalid_token" to a refused one', () => {
       expect(mapError(new UnauthorizedError('no key', false), GET_PETS).headers).toEqual({ 'www-authenticate': 'Bearer' });
       expect(mapError(new UnauthorizedError('bad key', true), GET_PETS).headers).toEqual({ 'www-authenticate': 'Bearer error="invalid_token"' });
+      expect(mapError(new UnauthorizedError('old key', true, 'The access token expired'), GET_PETS).headers).toEqual({
+        'www-authenticate': 'Bearer error="invalid_token", error_description="The access token expired"',
+      });
     });
 
     it('adds Retry-After to rate_limited', () => {
@@ -71,12 +75,13 @@ describe('mapError', () => {
       expect(mapped.headers).toEqual({ 'www-authenticate': 'Bearer' });
     });
 
-    it.each([new InternalServerErrorException('SELECT * FROM secret_table'), new HttpException('teapot internals', 418), new HttpException('bad gateway', 502)])(
-      'maps %p to internal_error without its message',
-      (exception) => {
-        expect(mapError(exception, GET_PETS)).toEqual({ body: INTERNAL, headers: {}, unexpected: true });
-      },
-    );
+    it.each([
+      new InternalServerErrorException('SELECT * FROM secret_table'),
+      new HttpException('teapot internals', 418),
+      new HttpException('bad gateway', 502),
+    ])('maps %p to internal_error without its message', (exception) => {
+      expect(mapError(exception, GET_PETS)).toEqual({ body: INTERNAL, headers: {}, unexpected: true });
+    });
 
     describe('with a route table: 404 or 405', () => {
       const routes = new RouteTable();
@@ -131,18 +136,30 @@ describe('mapError', () => {
     });
 
     it('maps another FST_ code by its status code, keeping a client-error message', () => {
-      expect(mapError(fastifyError('FST_ERR_SOMETHING', 404, 'route gone'), GET_PETS).body).toEqual({ code: 'not_found', message: 'route gone', status: 404 });
+      expect(mapError(fastifyError('FST_ERR_SOMETHING', 404, 'route gone'), GET_PETS).body).toEqual({
+        code: 'not_found',
+        message: 'route gone',
+        status: 404,
+      });
     });
 
     it('maps an FST_ code without a client status to internal_error, hiding its message', () => {
-      expect(mapError(fastifyError('FST_ERR_HOOK_TIMEOUT', 500, 'hook internals'), GET_PETS)).toEqual({ body: INTERNAL, headers: {}, unexpected: true });
+      expect(mapError(fastifyError('FST_ERR_HOOK_TIMEOUT', 500, 'hook internals'), GET_PETS)).toEqual({
+        body: INTERNAL,
+        headers: {},
+        unexpected: true,
+      });
       expect(mapError(fastifyError('FST_ERR_UNKNOWN'), GET_PETS)).toEqual({ body: INTERNAL, headers: {}, unexpected: true });
     });
   });
 
   describe('database unavailable: 503', () => {
     it('maps a refused connection', () => {
-      expect(mapError(driverError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'), GET_PETS)).toEqual({ body: UNAVAILABLE, headers: {}, unexpected: false });
+      expect(mapError(driverError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'), GET_PETS)).toEqual({
+        body: UNAVAILABLE,
+        headers: {},
+        unexpected: false,
+      });
     });
 
     it('maps a driver error wrapped by TypeORM, without leaking the SQL', () => {
@@ -228,7 +245,7 @@ describe('codeForStatus', () => {
 /** The errors pg, pg-pool and TypeORM raise when the database is down or silent (seen in the fault suite). */
 const pgError = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
 
-describe("isDatabaseUnavailable: what pg, pg-pool and TypeORM raise in the fault suite", () => {
+describe('isDatabaseUnavailable: what pg, pg-pool and TypeORM raise in the fault suite', () => {
   it.each([
     ['connection refused', pgError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
     ['connection reset', pgError('read ECONNRESET', 'ECONNRESET')],

@@ -35,7 +35,9 @@ function result(body: ApiError, headers: Record<string, string>, unexpected: boo
 function fromDomainError(error: DomainError): MappedError {
   const headers: Record<string, string> = {};
   if (error instanceof UnauthorizedError) {
-    headers['www-authenticate'] = error.tokenPresented ? 'Bearer error="invalid_token"' : 'Bearer';
+    headers['www-authenticate'] = !error.tokenPresented
+      ? 'Bearer'
+      : `Bearer error="invalid_token"${error.description ? `, error_description="${error.description.replace(/["\\]/g, '')}"` : ''}`;
   }
   if (error instanceof ForbiddenError && error.missingScopes.length > 0) {
     headers['www-authenticate'] = `Bearer error="insufficient_scope", scope="${error.missingScopes.join(' ')}"`;

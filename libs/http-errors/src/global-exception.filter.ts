@@ -1,5 +1,6 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorLogger } from './error-logger';
 import { MappedError, mapError } from './error-mapping';
 import { RouteTable } from './route-table';
 
@@ -9,9 +10,10 @@ import { RouteTable } from './route-table';
  */
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
-
-  constructor(private readonly routes?: RouteTable) {}
+  constructor(
+    private readonly logger: ErrorLogger,
+    private readonly routes?: RouteTable,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const context = host.switchToHttp();
@@ -19,10 +21,10 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const reply = context.getResponse<FastifyReply>();
     const mapped = mapError(exception, { method: request.method, url: request.url }, this.routes);
     if (mapped.unexpected) {
-      // Fields with `msg`, so that the app's logger keeps the request id on the line. The route, not the
-      // URL: a client may have put a key in the query, and the request's own log line says the rest.
-      const msg = `${request.method} ${request.routeOptions?.url ?? '(no route)'} failed`;
-      this.logger.error({ msg, requestId: request.id }, exception instanceof Error ? exception.stack : String(exception));
+      // The route, not the URL: a client may have put a key in the query, and the request's own log
+      // line says the rest.
+      const message = `${request.method} ${request.routeOptions?.url ?? '(no route)'} failed`;
+      this.logger.error(message, request.id, exception instanceof Error ? exception.stack : String(exception));
     }
     sendError(reply, mapped);
   }

@@ -1,9 +1,10 @@
 import { StoredKey } from '../keys/api-keys.store';
-import { ApiKeyCache, KeyLookupsBusyError, Lru } from './api-key-cache';
+import { ApiKeyCache, ApiKeyRefusedError, KeyLookupsBusyError, Lru } from './api-key-cache';
 
-const stored = (keyId: string, expiresAt: Date | null = null): StoredKey => ({
+const stored = (keyId: string, expiresAt: Date | null = null, revokedAt: Date | null = null): StoredKey => ({
   principal: { keyId, label: keyId, scopes: ['pets:read'] },
   expiresAt,
+  revokedAt,
 });
 
 function setup(keys: Record<string, StoredKey>, capacity = 100) {
@@ -42,6 +43,31 @@ describe('ApiKeyCache', () => {
     expect(loads).toEqual(['a', 'a']);
   });
 
+  it('counts each look-up as a hit (answered from the cache) or a miss (asked the database)', async () => {
+    const counted = { hits: 0, misses: 0 };
+    let now = 0;
+    const cache = new ApiKeyCache(
+      async (digest) => (digest === 'a' ? stored('1') : undefined),
+      {
+        capacity: 100,
+        knownTtlMs: 3000,
+        unknownTtlMs: 3000,
+        maxConcurrentLoads: 2,
+        maxWaitingLoads: 3,
+        hits: { inc: () => counted.hits++ },
+        misses: { inc: () => counted.misses++ },
+      },
+      () => now,
+    );
+    await cache.get('a');
+    await cache.get('a');
+    await cache.get('x');
+    await cache.get('x');
+    now += 3000;
+    await cache.get('a');
+    expect(counted).toEqual({ hits: 2, misses: 3 });
+  });
+
   it('remembers unknown digests too, and shares one query between concurrent look-ups', async () => {
     const { cache, loads } = setup({});
     expect(await Promise.all([cache.get('x'), cache.get('x'), cache.get('x')])).toEqual([undefined, undefined, undefined]);
@@ -49,21 +75,28 @@ describe('ApiKeyCache', () => {
     expect(loads).toEqual(['x']);
   });
 
-  it('refuses a cached key once its expiry passes, without a query', async () => {
+  it('refuses a cached key once its expiry passes, saying so, without a query', async () => {
     const { cache, loads, advance } = setup({ a: stored('1', new Date(1_000_500)) });
     expect(await cache.get('a')).toBeDefined();
     advance(500);
-    expect(await cache.get('a')).toBeUndefined();
+    await expect(cache.get('a')).rejects.toEqual(new ApiKeyRefusedError('expired'));
+    await expect(cache.get('a')).rejects.toMatchObject({ reason: 'expired', description: 'The access token expired', tokenPresented: true });
     expect(loads).toEqual(['a']);
   });
 
-  it('forgets an invalidated key, and a revoked one is refused at its next look-up', async () => {
-    const { cache, loads, keys } = setup({ a: stored('1') });
+  it('forgets an invalidated key: a revoked one is refused as revoked at its next look-up, a deleted one as unknown', async () => {
+    const { cache, loads, keys } = setup({ a: stored('1'), b: stored('2') });
     await cache.get('a');
-    delete keys.a;
+    await cache.get('b');
+    keys.a = stored('1', null, new Date(1_000_000));
+    delete keys.b;
     cache.invalidate('a');
-    expect(await cache.get('a')).toBeUndefined();
-    expect(loads).toEqual(['a', 'a']);
+    cache.invalidate('b');
+    await expect(cache.get('a')).rejects.toMatchObject({ reason: 'revoked', description: 'The access token was revoked' });
+    expect(await cache.get('b')).toBeUndefined();
+    // A refused key is remembered like any other: asking again costs no query.
+    await expect(cache.get('a')).rejects.toBeInstanceOf(ApiKeyRefusedError);
+    expect(loads).toEqual(['a', 'b', 'a', 'b']);
   });
 
   it('does not keep an answer that was loading when the key was invalidated', async () => {

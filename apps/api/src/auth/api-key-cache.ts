@@ -1,6 +1,7 @@
-import { DomainError } from '@petstore/http-errors';
+import { DomainError, UnauthorizedError } from '@petstore/http-errors';
 import { ApiKeyPrincipal } from '../keys/api-key';
 import { StoredKey } from '../keys/api-keys.store';
+import type { Count } from '../observability/metrics';
 
 /** A size-capped map that forgets the least recently used entry first (a Map keeps insertion order). */
 export class Lru<K, V> {
@@ -46,11 +47,30 @@ export interface ApiKeyCacheOptions {
   maxConcurrentLoads: number;
   /** Look-ups that may wait for one of those; past it a look-up is refused at once (503), not queued. */
   maxWaitingLoads: number;
+  /** Counted per look-up: answered from the cache, or from the database. */
+  hits?: Count;
+  misses?: Count;
 }
 
+/** What `get` throws past the waiting limit: part of the cache's contract (its spec asserts it). */
 export class KeyLookupsBusyError extends DomainError {
   constructor() {
     super('service_unavailable', 'Too many API keys are being checked at once; retry shortly');
+  }
+}
+
+const REFUSALS = {
+  expired: { message: 'The API key expired: send a current key', description: 'The access token expired' },
+  revoked: { message: 'The API key was revoked: send a current key', description: 'The access token was revoked' },
+} as const;
+
+/**
+ * A key the service knows (its digest is stored) that is no longer accepted: the answer says why
+ * (RFC 6750 error_description). An unknown key stays a plain invalid_token: that helps no guesser.
+ */
+export class ApiKeyRefusedError extends UnauthorizedError {
+  constructor(readonly reason: keyof typeof REFUSALS) {
+    super(REFUSALS[reason].message, true, REFUSALS[reason].description);
   }
 }
 
@@ -80,14 +100,19 @@ export class ApiKeyCache {
     this.unknown = new Lru(options.capacity);
   }
 
+  /** The principal of a usable key; undefined for an unknown digest; ApiKeyRefusedError for a revoked or expired key. */
   async get(digest: string): Promise<ApiKeyPrincipal | undefined> {
     const now = this.now();
     let entry = this.known.get(digest) ?? this.unknown.get(digest);
     if (!entry || now - entry.checkedAt >= (entry.key ? this.options.knownTtlMs : this.options.unknownTtlMs)) {
+      this.options.misses?.inc();
       entry = await this.refresh(digest);
-    }
-    const expiresAt = entry.key?.expiresAt?.getTime();
-    return expiresAt !== undefined && expiresAt <= this.now() ? undefined : entry.key?.principal;
+    } else this.options.hits?.inc();
+    if (!entry.key) return undefined;
+    if (entry.key.revokedAt) throw new ApiKeyRefusedError('revoked');
+    const expiresAt = entry.key.expiresAt?.getTime();
+    if (expiresAt !== undefined && expiresAt <= this.now()) throw new ApiKeyRefusedError('expired');
+    return entry.key.principal;
   }
 
   /** Forgets one digest: its next use asks the database. */

@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig, ConfigError } from '../config/config';
 import { Database } from '../database/database';
 import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from '../keys/api-key';
 import { ApiKeysStore } from '../keys/api-keys.store';
+import { Metrics } from '../observability/metrics';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyChangeListener } from './api-key-changes';
 import { AuthFailureLimiter } from './auth-failures';
@@ -12,6 +13,8 @@ const LISTENING_TTL_MS = 60_000;
 /** Trusted without notifications (embedded PostgreSQL, transaction pooler, lost listener): keeps revocation under 5 s. */
 const POLLING_TTL_MS = 3_000;
 const USAGE_FLUSH_MS = 5_000;
+const NO_KEY_DEMAND =
+  'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again';
 
 /**
  * Decides which keys are accepted. Keys from `API_KEYS` live in memory with every scope; issued keys
@@ -33,14 +36,17 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     database: Database,
+    metrics: Metrics,
   ) {
     this.store = new ApiKeysStore(database);
-    this.cache = new ApiKeyCache((digest) => this.store.findUsable(digest), {
+    this.cache = new ApiKeyCache((digest) => this.store.findByDigest(digest), {
       capacity: 10_000,
       knownTtlMs: POLLING_TTL_MS,
       unknownTtlMs: POLLING_TTL_MS,
       maxConcurrentLoads: 4,
       maxWaitingLoads: 256,
+      hits: metrics.keyCache.hit,
+      misses: metrics.keyCache.miss,
     });
     if (config.authFailuresPerMinute > 0) this.failures = new AuthFailureLimiter(config.authFailuresPerMinute);
     // Where no session connection can be held, the cache's short lifetime alone bounds revocation.
@@ -64,7 +70,11 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
       // records and log identity to another.
       this.environmentKeys.set(digest, environmentPrincipal(digest));
     }
-    if (this.environmentKeys.size === 0) await this.ensureSomeKey();
+    // Production demands are reported at once: the configuration's own (CURSOR_SECRET) wait for this
+    // one, which only the database can answer.
+    const demands = [...this.config.productionDemands];
+    if (this.environmentKeys.size === 0 && !(await this.ensureSomeKey())) demands.push(NO_KEY_DEMAND);
+    if (demands.length > 0) throw new ConfigError(demands);
     await this.listener?.start();
     this.flushTimer = setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS).unref();
   }
@@ -75,7 +85,10 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     await this.flushUsage();
   }
 
-  /** The principal for a presented key, or undefined when it is not (or no longer) accepted. */
+  /**
+   * The principal for a presented key, or undefined when no key has its digest. A key that exists but
+   * expired or was revoked throws ApiKeyRefusedError, which says so.
+   */
   async authenticate(token: string): Promise<ApiKeyPrincipal | undefined> {
     const digest = hashApiKey(token);
     const fromEnvironment = this.environmentKeys.get(digest);
@@ -100,28 +113,27 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     }
   }
 
-  private async ensureSomeKey(): Promise<void> {
+  /** False when production has no usable key (development creates one). */
+  private async ensureSomeKey(): Promise<boolean> {
     const created = await this.store.dataSource.transaction(async (manager) => {
       // Two instances starting together create one key, not two.
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('api_keys bootstrap'))`);
-      if (await this.store.hasUsableKey(manager)) return undefined;
-      if (this.config.nodeEnv === 'production') {
-        throw new ConfigError([
-          'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again',
-        ]);
-      }
+      if (await this.store.hasUsableKey(manager)) return 'exists';
+      if (this.config.nodeEnv === 'production') return 'missing';
       return this.store.create({ label: 'development key', scopes: [...API_KEY_SCOPES] }, manager);
     });
-    if (!created) return;
+    if (created === 'exists') return true;
+    if (created === 'missing') return false;
     // Printed once, on the console only (never through the logger): it is the key itself.
     console.log(
       `No API key existed, so development key ${created.record.id} was created. It is shown only this once:\n  Authorization: Bearer ${created.key}`,
     );
+    return true;
   }
 }
 
 /** The principal of an `API_KEYS` entry: `env-` and the first 16 hex digits of its SHA-256 digest. */
-export function environmentPrincipal(digest: string): ApiKeyPrincipal {
+function environmentPrincipal(digest: string): ApiKeyPrincipal {
   const keyId = `env-${digest.slice(0, 16)}`;
   return { keyId, label: `API_KEYS entry ${keyId}`, scopes: API_KEY_SCOPES };
 }

@@ -4,6 +4,8 @@ import { AuthGuard } from '@nestjs/passport';
 import { RateLimitedError, UnauthorizedError } from '@petstore/http-errors';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyPrincipal } from '../keys/api-key';
+import { ApiKeyRefusedError } from './api-key-cache';
+import { Metrics } from '../observability/metrics';
 import { ApiKeysService } from './api-keys.service';
 import { IS_PUBLIC } from './public.decorator';
 
@@ -19,6 +21,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
+    private readonly metrics: Metrics,
   ) {
     super({ session: false });
   }
@@ -28,7 +31,10 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     if (isPublic) return true;
     // An address that failed too often waits, whatever it sends: no key is looked up for it.
     const retryAfter = this.apiKeys.failures?.retryAfterSeconds(context.switchToHttp().getRequest<FastifyRequest>().ip) ?? 0;
-    if (retryAfter > 0) throw new RateLimitedError(retryAfter, 'Too many failed authentications from this address');
+    if (retryAfter > 0) {
+      this.metrics.rateLimited.address.inc();
+      throw new RateLimitedError(retryAfter, 'Too many failed authentications from this address');
+    }
     return super.canActivate(context);
   }
 
@@ -42,13 +48,22 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   }
 
   override handleRequest<T>(error: unknown, principal: T, _info: unknown, context: ExecutionContext): T {
-    if (error) throw error;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // An expired or revoked key is a failed authentication like an unknown one; only its answer differs.
+    if (error instanceof ApiKeyRefusedError) {
+      this.apiKeys.failures?.recordFailure(request.ip);
+      this.metrics.authRefusals.invalid.inc();
+    }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- passport hands errors over untyped
+    if (error) throw error;
     if (!principal) {
       this.apiKeys.failures?.recordFailure(request.ip);
       const presented = /^bearer\s/i.test(request.headers.authorization ?? '');
+      (presented ? this.metrics.authRefusals.invalid : this.metrics.authRefusals.missing).inc();
       throw new UnauthorizedError(
-        presented ? 'The API key is invalid: send "Authorization: Bearer <API key>" with a valid key' : 'An API key is required: send "Authorization: Bearer <API key>"',
+        presented
+          ? 'The API key is invalid: send "Authorization: Bearer <API key>" with a valid key'
+          : 'An API key is required: send "Authorization: Bearer <API key>"',
         presented,
       );
     }

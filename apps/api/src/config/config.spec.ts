@@ -1,6 +1,7 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, tracingConfig } from './config';
 
 const CWD = '/srv/petstore';
+const METRICS_TOKEN = 'c2f1a9e07b3d4e6f8a1b2c3d4e5f60718293a4b5c6d7e8f9';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -30,12 +31,17 @@ describe('loadConfig', () => {
       cursorSecrets: ['petstore-development-cursor-secret-not-for-production'],
       webConcurrency: 1,
       logLevel: 'info',
+      logFormat: undefined,
       corsOrigins: [],
       requestTimeoutMs: 10000,
       rateLimitPerMinute: 1200,
       redisUrl: undefined,
       authFailuresPerMinute: 60,
       trustProxy: undefined,
+      productionDemands: [],
+      metricsEnabled: true,
+      metricsToken: undefined,
+      tracing: { enabled: false, serviceName: 'petstore-api' },
     });
   });
 
@@ -58,12 +64,16 @@ describe('loadConfig', () => {
           CURSOR_SECRET: 'new-cursor-secret-0123456789abcdef, old-cursor-secret-0123456789abcdef',
           WEB_CONCURRENCY: '2',
           LOG_LEVEL: 'debug',
+          LOG_FORMAT: 'pretty',
           CORS_ORIGINS: 'https://app.example.com',
           REQUEST_TIMEOUT_MS: '5000',
           RATE_LIMIT_PER_MINUTE: '0',
           REDIS_URL: 'redis://cache:6379',
           AUTH_FAILURES_PER_MINUTE: '10',
           TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+          METRICS_TOKEN: METRICS_TOKEN,
+          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
+          OTEL_SERVICE_NAME: 'petstore-eu',
         },
         CWD,
       ),
@@ -83,20 +93,77 @@ describe('loadConfig', () => {
       cursorSecrets: ['new-cursor-secret-0123456789abcdef', 'old-cursor-secret-0123456789abcdef'],
       webConcurrency: 2,
       logLevel: 'debug',
+      logFormat: 'pretty',
       corsOrigins: ['https://app.example.com'],
       requestTimeoutMs: 5000,
       rateLimitPerMinute: 0,
       redisUrl: 'redis://cache:6379',
       authFailuresPerMinute: 10,
       trustProxy: '10.0.0.0/8, 127.0.0.1',
+      productionDemands: [],
+      metricsEnabled: true,
+      metricsToken: METRICS_TOKEN,
+      tracing: { enabled: true, serviceName: 'petstore-eu', tracesUrl: 'http://collector:4318/v1/traces' },
     });
   });
 
+  const METRICS_DEMAND =
+    'METRICS_TOKEN is required in production while metrics are on: the bearer token Prometheus sends to GET /metrics. Make one with `openssl rand -hex 32` (or set METRICS_ENABLED=false)';
+  const CURSOR_DEMAND =
+    'CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance. Make one with `openssl rand -base64 32`';
+
   it('asks the key tool for no CURSOR_SECRET, which only the service uses', () => {
-    expect(problemsOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' })).toEqual([
-      'CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance',
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' };
+    expect(loadConfig(production, CWD).productionDemands).toEqual([CURSOR_DEMAND, METRICS_DEMAND]);
+    expect(loadConfig(production, CWD, 'tool').productionDemands).toEqual([]);
+  });
+
+  it('reports production demands together with every invalid value, each with its fix', () => {
+    expect(problemsOf({ NODE_ENV: 'production', PORT: 'x', API_KEYS: 'aaaaaaaaaaaaaaaa' })).toEqual([
+      'PORT must be an integer from 0 to 65535 (got "x")',
+      'API_KEYS entry 1 is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)',
+      CURSOR_DEMAND,
+      METRICS_DEMAND,
     ]);
-    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' }, CWD, 'tool').nodeEnv).toBe('production');
+  });
+
+  it('refuses to start in production with metrics on and no METRICS_TOKEN, rather than serve them to anyone', () => {
+    const production = { NODE_ENV: 'production', CURSOR_SECRET: 'new-cursor-secret-0123456789abcdef' };
+    expect(loadConfig(production, CWD).productionDemands).toEqual([METRICS_DEMAND]);
+    expect(loadConfig({ ...production, METRICS_ENABLED: 'false' }, CWD).metricsEnabled).toBe(false);
+    expect(loadConfig({ ...production, METRICS_TOKEN }, CWD).metricsToken).toBe(METRICS_TOKEN);
+    // Outside production an unset token leaves /metrics open (development on loopback, tests).
+    expect(loadConfig({}, CWD).metricsToken).toBeUndefined();
+  });
+
+  it.each([
+    ['short', 'metrics-token'],
+    ['guessable', 'a'.repeat(40)],
+    ['with a space', 'metrics token 0123456789abcdefghijklmnop'],
+  ])('refuses a METRICS_TOKEN that is %s', (_case, token) => {
+    expect(problemsOf({ METRICS_TOKEN: token })).toEqual([
+      'METRICS_TOKEN must be a random token of 32 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (e.g. `openssl rand -hex 32`)',
+    ]);
+  });
+
+  it('turns traces on from the standard OTEL_* variables only, and checks them', () => {
+    expect(tracingConfig({})).toEqual({ enabled: false, serviceName: 'petstore-api' });
+    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' })).toEqual({
+      enabled: true,
+      serviceName: 'petstore-api',
+      tracesUrl: 'http://c:4318/v1/traces',
+    });
+    expect(tracingConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c/custom' }).tracesUrl).toBe('https://c/custom');
+    expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracesUrl).toBe('http://localhost:4318/v1/traces');
+    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).enabled).toBe(false);
+    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).enabled).toBe(false);
+    expect(
+      problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_TRACES_EXPORTER: 'zipkin', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+    ).toEqual([
+      'OTEL_TRACES_EXPORTER must be otlp or none',
+      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/json (the only OTLP protocol this service sends)',
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, such as http://otel-collector:4318',
+    ]);
   });
 
   it('refuses several processes counting rate limits each in its own memory', () => {
@@ -123,7 +190,9 @@ describe('loadConfig', () => {
 
   it.each([
     ['NODE_ENV', 'staging', 'NODE_ENV must be development, production or test (got "staging")'],
+    ['LOG_FORMAT', 'text', 'LOG_FORMAT must be json or pretty (got "text")'],
     ['PORT', 'abc', 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    ['METRICS_ENABLED', 'yes', 'METRICS_ENABLED must be true or false (got "yes")'],
     ['PORT', '65536', 'PORT must be an integer from 0 to 65535 (got "65536")'],
     ['PORT', '-1', 'PORT must be an integer from 0 to 65535 (got "-1")'],
     ['PORT', '80.5', 'PORT must be an integer from 0 to 65535 (got "80.5")'],
@@ -134,8 +203,16 @@ describe('loadConfig', () => {
     ['API_KEYS', 'key-0123456789abcdef,has spaces in it!!', 'API_KEYS entry 2 must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /'],
     ['PUBLIC_BASE_URL', 'https://api.example.org', 'PUBLIC_BASE_URL must be an http(s) URL ending in /v1'],
     ['STAGING_BASE_URL', 'ftp://staging.example.org/v1', 'STAGING_BASE_URL must be an http(s) URL ending in /v1'],
-    ['API_KEYS', 'aaaaaaaaaaaaaaaa', 'API_KEYS entry 1 is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)'],
-    ['API_KEYS', 'key-0123456789abcdef,abababababababab', 'API_KEYS entry 2 is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)'],
+    [
+      'API_KEYS',
+      'aaaaaaaaaaaaaaaa',
+      'API_KEYS entry 1 is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)',
+    ],
+    [
+      'API_KEYS',
+      'key-0123456789abcdef,abababababababab',
+      'API_KEYS entry 2 is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)',
+    ],
     ['AUTH_FAILURES_PER_MINUTE', '-1', 'AUTH_FAILURES_PER_MINUTE must be an integer from 0 (off) to 100000 (got "-1")'],
     ['TRUST_PROXY', 'everyone', 'TRUST_PROXY must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)'],
     ['DRAIN_DELAY_MS', '6000', 'DRAIN_DELAY_MS must be an integer from 0 to 5000 (got "6000")'],

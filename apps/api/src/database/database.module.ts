@@ -15,7 +15,12 @@ export class DatabaseModule {
       global: true,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...databaseOptions(target, poolSize), retryAttempts: 2, retryDelay: 1000, toRetry: (error) => !(error instanceof ConfigError) }),
+          useFactory: () => ({
+            ...databaseOptions(target, poolSize),
+            retryAttempts: 2,
+            retryDelay: 1000,
+            toRetry: (error) => !(error instanceof ConfigError),
+          }),
           dataSourceFactory: async (options) => {
             await migrate(target);
             return new DataSource(options!).initialize().catch((error: Error) => {

@@ -1,10 +1,12 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { cancelStatement } from './cancel';
 import { DATABASE_TARGET, DatabaseTarget } from './database.options';
+import { Metrics } from '../observability/metrics';
+import { endWithError, startStatementSpan, tracing } from '../observability/tracing';
 
 /** One fixed parameterised SQL statement; `name` identifies it where it can be prepared once per connection. */
 export interface Statement {
@@ -43,8 +45,10 @@ export class Database {
   constructor(
     @InjectDataSource() readonly dataSource: DataSource,
     @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.policy = target.embedded ? 'unnamed' : target.pooling === 'transaction' ? 'transaction' : 'prepared';
+    metrics?.watchPool(() => (dataSource.isInitialized ? ((dataSource.driver as PostgresDriver).master as Pool) : undefined));
   }
 
   /**
@@ -57,8 +61,25 @@ export class Database {
     return this.target.pooling === 'transaction' ? this.target.directUrl : this.target.url;
   }
 
-  /** The rows `statement` returns for `values`. */
+  /** The rows `statement` returns for `values`; timed by statement name (metrics) and traced as a span of its own. */
   async rows<R extends QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
+    if (!this.metrics?.enabled && !tracing.enabled) return this.run<R>(statement, values);
+    const timing = this.metrics?.statement(statement.name);
+    const span = tracing.enabled ? startStatementSpan(statement) : undefined;
+    const started = performance.now();
+    try {
+      const rows = await this.run<R>(statement, values);
+      timing?.ok.observe((performance.now() - started) / 1000);
+      span?.end();
+      return rows;
+    } catch (error) {
+      timing?.error.observe((performance.now() - started) / 1000);
+      if (span) endWithError(span, error);
+      throw error;
+    }
+  }
+
+  private async run<R extends QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
     if (this.policy === 'unnamed') return (await pool.query<R>({ text: statement.text, values })).rows;
     if (this.policy === 'transaction') return this.cancellable<R>(pool, statement.text, values);
@@ -71,7 +92,7 @@ export class Database {
           `Running statements unnamed from now on; set DATABASE_POOLING=transaction to say so (README, Scaling out)`,
       );
       this.policy = 'transaction';
-      return this.rows(statement, values);
+      return this.run(statement, values);
     }
   }
 

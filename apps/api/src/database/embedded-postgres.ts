@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -18,6 +19,25 @@ const SOCKET_PORT = 5432;
 const OWNER_FILE = 'embedded-postgres.json';
 
 /**
+ * PostgreSQL's default 128 MB of shared buffers live in the WebAssembly heap, all of it resident once
+ * touched; 16 MB hold this service's working set (a few tables and their indexes) many times over.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/** Opens (creating it when new) the PGlite database in `dataDir`, with the service's settings. */
+export function createEmbeddedDatabase(dataDir: string): Promise<PGlite> {
+  return PGlite.create(dataDir, { startParams: START_PARAMS });
+}
+
+/** The first start of a folder runs initdb in a child process (see bin/embedded-initdb.ts), so this one never holds both heaps. */
+function initialiseInChild(dataDir: string): void {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  const script = join(__dirname, '..', 'bin', 'embedded-initdb.js');
+  const child = spawnSync(process.execPath, [script, dataDir], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`Could not create the embedded PostgreSQL in ${dataDir}: ${child.stderr || child.error?.message}`);
+}
+
+/**
  * Starts PGlite (PostgreSQL compiled to WebAssembly) and serves it over the PostgreSQL wire protocol
  * on a private Unix socket, so the app speaks to it through pg and TypeORM like to any server.
  * `dataDir` is a folder, or `memory://` for a database that lives only as long as the process.
@@ -29,7 +49,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     const owner = runningEmbeddedPostgres(dataDir);
     if (owner) throw new ConfigError([`DATA_DIR ${dataDir} is in use: process ${owner.pid} already serves its embedded PostgreSQL`]);
   }
-  const db = await PGlite.create(dataDir);
+  if (!inMemory) initialiseInChild(dataDir);
+  const db = await createEmbeddedDatabase(dataDir);
   // Served on a Unix socket in a directory only this user may enter: PGlite has no passwords, and a
   // loopback TCP port would let any local user read api_keys or add a key of their own. (A temporary
   // directory, not DATA_DIR: a socket path must stay under about 100 bytes.)
@@ -54,7 +75,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
 export function runningEmbeddedPostgres(dataDir: string): { pid: number; url: string } | undefined {
   let owner: { pid: number; url: string };
   try {
-    owner = JSON.parse(readFileSync(join(dataDir, OWNER_FILE), 'utf8'));
+    owner = JSON.parse(readFileSync(join(dataDir, OWNER_FILE), 'utf8')) as { pid: number; url: string };
   } catch {
     return undefined;
   }

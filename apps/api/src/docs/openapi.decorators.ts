@@ -9,7 +9,13 @@ type HeaderObjects = Record<string, { description: string; schema: { type: 'stri
 
 /** HTTP headers that come with an error status; what each status means comes from ERROR_CATALOGUE. */
 const ERROR_HEADERS: Record<number, HeaderObjects> = {
-  401: { 'WWW-Authenticate': { description: 'Always `Bearer` (RFC 6750).', schema: { type: 'string' } } },
+  401: {
+    'WWW-Authenticate': {
+      description:
+        '`Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750).',
+      schema: { type: 'string' },
+    },
+  },
   429: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } },
 };
 
@@ -28,7 +34,7 @@ function errorResponse(status: number) {
  * Error statuses that every operation can answer, whatever it does: the key check and faults of the
  * service. A layer that applies to every operation (scopes, rate limits) adds its status here.
  */
-export const COMMON_ERROR_STATUSES: readonly number[] = [401, 429, 500, 503];
+const COMMON_ERROR_STATUSES: readonly number[] = [401, 429, 500, 503];
 
 /** Documents the Error body for the common statuses and the given ones. */
 export function ApiErrorResponses(...statuses: number[]) {

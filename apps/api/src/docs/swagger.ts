@@ -6,7 +6,10 @@ import { AppConfig } from '../config/config';
 const DESCRIPTION = [
   'Keeps the records of the animals offered in the store: list them, add one, get one.',
   '',
-  'Every operation needs an API key, sent as `Authorization: Bearer <API key>`.',
+  'Every operation needs an API key, sent as `Authorization: Bearer <API key>` (in Swagger UI: **Authorize**).',
+  'Getting a key: a development start with no key anywhere creates one and prints it once on the console;',
+  'otherwise create one with `pnpm -s keys create --name <label>` (add `--scopes pets:read` for a read-only key)',
+  'on the same database, or set `API_KEYS`.',
   'Every error answers with the Error body `{ code, message, status }` as `application/json`;',
   'besides the statuses listed per operation, a path the service does not know answers 404 `not_found`',
   'and a known path with another method answers 405 `method_not_allowed` with an `Allow` header.',
@@ -77,11 +80,11 @@ function noTryItOutForExperimental() {
     statePlugins: {
       spec: {
         wrapSelectors: {
-          allowTryItOutFor:
-            (original: (path: string, method: string) => boolean, system: any) =>
-            (_state: unknown, path: string, method: string) =>
-              system.specSelectors.specJson().getIn(['paths', path, method, 'x-stability']) !== 'experimental' &&
-              original(path, method),
+          // Swagger UI's plugin system is untyped browser code.
+          /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access -- Swagger UI's `system` has no types */
+          allowTryItOutFor: (original: (path: string, method: string) => boolean, system: any) => (_state: unknown, path: string, method: string) =>
+            system.specSelectors.specJson().getIn(['paths', path, method, 'x-stability']) !== 'experimental' && original(path, method),
+          /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access */
         },
       },
     },
@@ -89,7 +92,8 @@ function noTryItOutForExperimental() {
 }
 
 /** Swagger UI's own DownloadUrl plugin, which setting `plugins` would otherwise drop. */
-function downloadUrl(system: unknown) {
+function downloadUrl(system: unknown): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access -- the bundle's global has no types
   return (globalThis as any).SwaggerUIBundle.plugins.DownloadUrl(system);
 }
 

@@ -23,7 +23,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     connection: 'close',
   };
   const status = ERROR_STATUS[code];
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
   socket.destroy();
 }

@@ -19,6 +19,7 @@ export interface DeprecationConfig {
  */
 export function installDeprecationHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it the config's type is not resolved
     const deprecation = (route.config as Partial<DeprecationConfig> | undefined)?.deprecation;
     if (!deprecation) return;
     const headers = {

@@ -1,5 +1,6 @@
 import { DomainError, ValidationFailedError } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -47,6 +48,7 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
       payload.removeAllListeners('data');
       payload.pause();
       (request as RequestWithReply)[REPLY]?.header('connection', 'close');
+      lingerOnClose(request.raw.socket);
       finish(null, new RejectedBody(tooLarge()));
     };
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return stopReading();
@@ -63,9 +65,29 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   });
 }
 
+/** How long a refused connection stays half-closed before it is reset. */
+const LINGER_MS = 1000;
+
+/**
+ * Closing a socket whose unread body is still arriving makes the kernel send a reset, which can overtake
+ * the answer: a client on Node.js 24 then sees EPIPE and no response at all. So after the answer, send FIN,
+ * read nothing more, and reset only after LINGER_MS, by which time the answer has arrived (a lingering
+ * close, as in Apache, but reading nothing: the client's writes just stall).
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.pause();
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+}
+
 function checkMediaType(header: string | undefined): DomainError | undefined {
   const [type, ...parameters] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
-  const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = parameters
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return undefined;
   // The client's own header is not echoed back: the answer says what is accepted, not what was sent.
   const got = header ? 'another Content-Type was sent' : 'no Content-Type was sent';

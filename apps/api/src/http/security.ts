@@ -39,10 +39,13 @@ export function applyRequestTimeouts(server: Server, config: AppConfig): void {
  * CORS is off unless CORS_ORIGINS names the origins allowed to call the API from a browser.
  */
 export async function installSecurity(app: NestFastifyApplication, config: AppConfig): Promise<void> {
-  app.getHttpAdapter().getInstance().addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
-    done();
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (_request, reply, done) => {
+      reply.headers(SECURITY_HEADERS);
+      done();
+    });
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins,

@@ -3,7 +3,7 @@ import { IdempotencyService } from './idempotency.service';
 import { IdempotentRequests } from './idempotent-requests';
 
 @Module({
+  // IdempotentRequests registers itself with the app's Fastify instance, where @Idempotent() finds it.
   providers: [IdempotencyService, IdempotentRequests],
-  exports: [IdempotentRequests],
 })
 export class IdempotencyModule {}

@@ -25,7 +25,10 @@ export function hashApiKey(key: string): string {
 
 /** Reads a comma-separated scope list; an empty list means every scope. Throws on an unknown scope. */
 export function parseScopes(raw: string | undefined): ApiKeyScope[] {
-  const names = (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (names.length === 0) return [...API_KEY_SCOPES];
   const unknown = names.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`Unknown scope ${unknown.join(', ')}: the scopes are ${API_KEY_SCOPES.join(', ')}`);

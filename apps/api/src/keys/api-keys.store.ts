@@ -18,16 +18,16 @@ export interface IssuedApiKey {
   record: ApiKeyEntity;
 }
 
-/** A stored key as the request path needs it. */
+/** A stored key as the request path needs it: revoked and expired keys too, so their refusal can say why. */
 export interface StoredKey {
   principal: ApiKeyPrincipal;
   expiresAt: Date | null;
+  revokedAt: Date | null;
 }
 
-const FIND_USABLE: Statement = {
-  name: 'api_keys_find_usable',
-  text: `SELECT id, label, scopes, expires_at FROM api_keys
-         WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+const FIND_BY_DIGEST: Statement = {
+  name: 'api_keys_find_by_digest',
+  text: 'SELECT id, label, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1',
 };
 const RECORD_USAGE: Statement = {
   name: 'api_keys_record_usage',
@@ -88,10 +88,15 @@ export class ApiKeysStore {
     });
   }
 
-  /** The key with this digest when it is neither revoked nor expired. */
-  async findUsable(digest: string): Promise<StoredKey | undefined> {
-    const [row] = await this.database.rows<{ id: string; label: string; scopes: ApiKeyScope[]; expires_at: Date | null }>(FIND_USABLE, [digest]);
-    return row && { principal: { keyId: String(row.id), label: row.label, scopes: row.scopes }, expiresAt: row.expires_at };
+  /** The key with this digest, usable or not (the caller checks revocation and expiry). */
+  async findByDigest(digest: string): Promise<StoredKey | undefined> {
+    const [row] = await this.database.rows<{ id: string; label: string; scopes: ApiKeyScope[]; expires_at: Date | null; revoked_at: Date | null }>(
+      FIND_BY_DIGEST,
+      [digest],
+    );
+    return (
+      row && { principal: { keyId: String(row.id), label: row.label, scopes: row.scopes }, expiresAt: row.expires_at, revokedAt: row.revoked_at }
+    );
   }
 
   async hasUsableKey(manager: EntityManager = this.dataSource.manager): Promise<boolean> {

@@ -28,6 +28,13 @@ describe('PinoLoggerService (Nest Logger → pino)', () => {
     ]);
   });
 
+  it("drops Nest's controller headings, which put the global prefix on excluded routes, and keeps the real route lines", () => {
+    const { lines, service } = capture();
+    service.log('HealthController {/v1/health}:', 'RoutesResolver');
+    service.log('Mapped {/health/live, GET} route', 'RouterExplorer');
+    expect(lines).toEqual([expect.objectContaining({ context: 'RouterExplorer', msg: 'Mapped {/health/live, GET} route' })]);
+  });
+
   it('writes nothing below the configured level', () => {
     const { lines, service } = capture();
     service.debug('detail', 'Main');

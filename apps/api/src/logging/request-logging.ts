@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import type { TracedRequest } from '../observability/tracing';
 import { loggableUrl } from './loggable-url';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -19,7 +20,7 @@ export function requestIdOf(raw: IncomingMessage): string {
 /**
  * Echoes the request id on every answer, errors and unknown routes included, and writes one JSON line
  * per answered request: id, method, url (see loggableUrl: no key a client put in it), matched route,
- * status, duration and the API key's id.
+ * status, duration, the API key's id and, while traces are on, the trace id.
  * A 5xx other than the designed 501 is logged at error level; its cause is logged by the exception filter.
  */
 export function installRequestLogging(fastify: FastifyInstance, logger: Logger): void {
@@ -39,6 +40,7 @@ export function installRequestLogging(fastify: FastifyInstance, logger: Logger):
         res: { statusCode },
         durationMs: reply.elapsedTime,
         keyId: (request as FastifyRequest & { apiKey?: { keyId: string } }).apiKey?.keyId,
+        traceId: (request as TracedRequest).traceId,
       },
       `${method} ${url} ${statusCode}`,
     );

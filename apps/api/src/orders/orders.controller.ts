@@ -16,7 +16,11 @@ export class OrdersNotImplementedError extends DomainError {
 export class OrdersController {
   @Get()
   @RequireScopes('orders:read')
-  @ApiOperation({ operationId: 'listOrders', summary: 'List orders (experimental)', description: 'Exists but is not specified yet; it answers 501 `not_implemented`.' })
+  @ApiOperation({
+    operationId: 'listOrders',
+    summary: 'List orders (experimental)',
+    description: 'Exists but is not specified yet; it answers 501 `not_implemented`.',
+  })
   @ApiExtension('x-stability', 'experimental')
   @ApiErrorResponses(501)
   list(): never {

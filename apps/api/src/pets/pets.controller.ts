@@ -1,12 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ListPetsQuery, NewPet, Pet } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
-import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { DeprecationConfig } from '../http/deprecation';
-import { IdempotentRequests } from '../idempotency/idempotent-requests';
+import { Location } from '../http/around-handler';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from '../http/validation.pipes';
 import { CREATED_PET_RESPONSE, PET_RESPONSE, PETS_RESPONSE } from './pet.serialization';
 import { CreatePetOperation, GetPetOperation, ListPetsOperation } from './pets.openapi';
@@ -24,10 +24,7 @@ const GET_PET_DEPRECATION: DeprecationConfig = {
 @ApiBearerAuth('apiKey')
 @Controller('pets')
 export class PetsController {
-  constructor(
-    private readonly pets: PetsService,
-    private readonly idempotent: IdempotentRequests,
-  ) {}
+  constructor(private readonly pets: PetsService) {}
 
   @Get()
   @RouteSchema(PETS_RESPONSE)
@@ -44,12 +41,10 @@ export class PetsController {
   @RouteSchema(CREATED_PET_RESPONSE)
   @RequireScopes('pets:write')
   @CreatePetOperation()
-  create(@Body(NewPetBodyPipe) body: NewPet, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet> {
-    return this.idempotent.run(request, reply, async () => {
-      const pet = await this.pets.create(body);
-      reply.header('location', `/v1/pets/${pet.id}`);
-      return pet;
-    });
+  @Idempotent()
+  @Location((pet: Pet) => `/v1/pets/${pet.id}`)
+  create(@Body(NewPetBodyPipe) body: NewPet): Promise<Pet> {
+    return this.pets.create(body);
   }
 
   @Get(':petId')

@@ -1,8 +1,10 @@
-import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
 import { RateLimitedError } from '@petstore/http-errors';
 import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
+import { RequestLogger } from '../logging/request-logger';
+import { Metrics } from '../observability/metrics';
 
 /**
  * Counts requests per API key (the principal the auth guard set), across all routes, and announces
@@ -11,7 +13,9 @@ import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  private readonly failures = new Logger('RateLimit');
+  private readonly failures = new RequestLogger('RateLimit');
+  // A property: the constructor is ThrottlerGuard's.
+  @Inject(Metrics) private readonly metrics!: Metrics;
 
   protected override async handleRequest({ context, limit, ttl, throttler }: ThrottlerRequest): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
@@ -23,18 +27,21 @@ export class RateLimitGuard extends ThrottlerGuard {
       record = await this.storageService.increment(`petstore:ratelimit:${name}:${keyId}`, ttl, limit, ttl, name);
     } catch (error) {
       // Fail open: the limiter must not take the API down with it.
-      this.failures.warn({ msg: `rate limit not checked, Redis failed: ${(error as Error).message}`, requestId: request.id });
+      this.failures.warn(`rate limit not checked, Redis failed: ${(error as Error).message}`, request.id);
       return true;
     }
     const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     reply.header('ratelimit-policy', `"${name}";q=${limit};w=${Math.round(ttl / 1000)}`);
     reply.header('ratelimit', `"${name}";r=${Math.max(0, limit - record.totalHits)};t=${reset}`);
-    if (record.isBlocked) throw new RateLimitedError(reset);
+    if (record.isBlocked) {
+      this.metrics.rateLimited.apiKey.inc();
+      throw new RateLimitedError(reset);
+    }
     return true;
   }
 
-  protected override async shouldSkip(_context: ExecutionContext): Promise<boolean> {
-    return false;
+  protected override shouldSkip(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 }

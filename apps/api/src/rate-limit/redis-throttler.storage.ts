@@ -18,7 +18,13 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
   private readonly redis: Redis;
 
   constructor(url: string) {
-    this.redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, commandTimeout: 500, lazyConnect: false });
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 1000,
+      commandTimeout: 500,
+      lazyConnect: false,
+    });
     // One warning per outage, not one per reconnection attempt.
     let down = false;
     this.redis.on('error', (error: Error) => {
@@ -35,7 +41,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
     return { totalHits: hits, timeToExpire: seconds, isBlocked: hits > limit, timeToBlockExpire: hits > limit ? seconds : 0 };
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  onApplicationShutdown(): void {
     this.redis.disconnect();
   }
 }

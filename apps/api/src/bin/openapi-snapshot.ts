@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { createApp } from '../app.factory';
 import { loadConfig } from '../config/config';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
-import { buildOpenApiDocument } from './swagger';
+import { buildOpenApiDocument } from '../docs/swagger';
 
 /** Where the committed snapshot of the document lives, relative to the repository root. */
 const OPENAPI_SNAPSHOT = 'docs/openapi.json';

@@ -1,11 +1,17 @@
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedPostgres } from '../database/embedded-postgres';
 
 /**
  * Runs the embedded PostgreSQL alone and prints its URL as one line of JSON on standard output:
  * used by the tests (a real server process of its own) and by anyone who wants `psql` on the data.
- * Usage: node embedded-server.js [DATA_DIR | memory://]
+ * Usage: node apps/api/dist/bin/embedded-server.js [DATA_DIR | memory://]
  */
 async function main(): Promise<void> {
+  if (process.argv[2] === '--help' || process.argv[2] === '-h') {
+    process.stdout.write(
+      'Usage: node apps/api/dist/bin/embedded-server.js [DATA_DIR | memory://]\n  Serves the embedded PostgreSQL and prints {"url": …} on one line; stops on SIGTERM or when stdin closes.\n',
+    );
+    return;
+  }
   const embedded = await startEmbeddedPostgres(process.argv[2] ?? 'memory://');
   process.stdout.write(`${JSON.stringify({ url: embedded.url })}\n`);
   const stop = () => void embedded.stop().then(() => process.exit(0));

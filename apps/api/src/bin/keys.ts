@@ -6,9 +6,9 @@ import { migrate } from '../database/migrate';
 import { Database } from '../database/database';
 import { databaseOptions, databaseTarget } from '../database/database.options';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
-import { parseScopes } from './api-key';
-import { ApiKeyEntity } from './api-key.entity';
-import { ApiKeyToolError, ApiKeysStore } from './api-keys.store';
+import { parseScopes } from '../keys/api-key';
+import { ApiKeyEntity } from '../keys/api-key.entity';
+import { ApiKeyToolError, ApiKeysStore } from '../keys/api-keys.store';
 
 const USAGE = `Usage:
   keys create --name <label> [--scopes a,b] [--expires <ISO date>]   prints the new key alone on stdout
@@ -19,6 +19,7 @@ Database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR (default .data/
 
 class UsageError extends Error {}
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 function parseOptions(argv: string[]) {
@@ -68,7 +69,9 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'revoke': {
         const key = await store.revoke(requireId(id));
-        process.stderr.write(`API key ${key.id} "${key.label}" revoked at ${key.revokedAt!.toISOString()}; running services refuse it within 5 seconds\n`);
+        process.stderr.write(
+          `API key ${key.id} "${key.label}" revoked at ${key.revokedAt!.toISOString()}; running services refuse it within 5 seconds\n`,
+        );
         return;
       }
       case 'rotate': {
@@ -144,7 +147,8 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 function parseDuration(raw: string): number {
   const match = /^(\d{1,6})([smhd])$/.exec(raw);
   const ms = raw === '0' ? 0 : match ? Number(match[1]) * UNIT_MS[match[2]] : NaN;
-  if (!(ms >= 0 && ms <= 366 * UNIT_MS.d)) throw new UsageError(`--grace must be a duration such as 30s, 10m, 1h or 7d, at most a year (got "${raw}")`);
+  if (!(ms >= 0 && ms <= 366 * UNIT_MS.d))
+    throw new UsageError(`--grace must be a duration such as 30s, 10m, 1h or 7d, at most a year (got "${raw}")`);
   return ms;
 }
 
@@ -152,10 +156,28 @@ function formatTable(keys: ApiKeyEntity[]): string {
   const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
   const rows = [
     ['ID', 'LABEL', 'SCOPES', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED', 'REPLACED BY'],
-    ...keys.map((k) => [k.id, k.label, k.scopes.join(','), when(k.createdAt), when(k.lastUsedAt), when(k.expiresAt), when(k.revokedAt), k.replacedBy ?? '-']),
+    ...keys.map((k) => [
+      k.id,
+      k.label,
+      k.scopes.join(','),
+      when(k.createdAt),
+      when(k.lastUsedAt),
+      when(k.expiresAt),
+      when(k.revokedAt),
+      k.replacedBy ?? '-',
+    ]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
@@ -165,6 +187,6 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(error.message ? 2 : 0);
   }
   const known = error instanceof ApiKeyToolError || error instanceof ConfigError;
-  process.stderr.write(`${known ? (error as Error).message : error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(`${known ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

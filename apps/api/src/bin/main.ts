@@ -1,17 +1,20 @@
+import '../observability/tracing.setup'; // first: traces need http instrumented before it loads
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createApp } from './app.factory';
-import { superviseWorkers } from './cluster';
-import { ConfigError, loadConfig } from './config/config';
-import { databaseTarget } from './database/database.options';
-import { startEmbeddedPostgres } from './database/embedded-postgres';
-import { DrainState } from './http/drain';
+import { createApp } from '../app.factory';
+import { superviseWorkers } from '../cluster';
+import { ConfigError, loadConfig } from '../config/config';
+import { databaseTarget } from '../database/database.options';
+import { startEmbeddedPostgres } from '../database/embedded-postgres';
+import { DrainState } from '../http/drain';
 
 /** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
 const DRAIN_DEADLINE_MS = 8000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // A supervisor opens no database, so it cannot learn whether a key exists: it reports what it knows.
+  if (config.webConcurrency > 1 && config.productionDemands.length > 0) throw new ConfigError(config.productionDemands);
   if (superviseWorkers(config)) return;
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
   const app = await createApp(config, databaseTarget(config, embedded?.url));
@@ -20,12 +23,11 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
   const logger = new Logger('Main');
+  // One line each: a JSON line with \n escapes reads badly in a terminal and in a collector.
+  logger.log(`Pet Store API listening on ${base}/v1`);
+  logger.log(`Swagger UI: ${base}/docs (OpenAPI document: ${base}/docs/openapi.json)`);
   logger.log(
-    [
-      `Pet Store API listening on ${base}/v1`,
-      `  Swagger UI:  ${base}/docs  (OpenAPI: ${base}/docs/openapi.json)`,
-      `  Database:    ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : `PostgreSQL from DATABASE_URL${config.databasePooling === 'transaction' ? ', through a transaction pooler' : ''}`}`,
-    ].join('\n'),
+    `Database: ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : `PostgreSQL from DATABASE_URL${config.databasePooling === 'transaction' ? ', through a transaction pooler' : ''}`}`,
   );
 
   // SIGTERM drains (see DrainState): readiness turns 503 and answers close their connections for

@@ -1,0 +1,45 @@
+import { CanActivate, Controller, ExecutionContext, Get, Header, Inject, Injectable, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { UnauthorizedError } from '@petstore/http-errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../auth/public.decorator';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { Metrics } from './metrics';
+import { carriesToken } from './metrics-token';
+
+/** `/metrics` asks for METRICS_TOKEN, not an API key: Prometheus is no API client. Without a token (never in production) it is open. */
+@Injectable()
+export class MetricsTokenGuard implements CanActivate {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const token = this.config.metricsToken;
+    if (token === undefined) return true;
+    const { authorization } = context.switchToHttp().getRequest<FastifyRequest>().headers;
+    if (carriesToken(authorization, token)) return true;
+    const presented = /^bearer\s/i.test(authorization ?? '');
+    throw new UnauthorizedError(
+      presented ? 'The metrics token is invalid' : 'The metrics need a token: send "Authorization: Bearer <METRICS_TOKEN>"',
+      presented,
+    );
+  }
+}
+
+/**
+ * Prometheus scrapes, outside /v1. Public to the API-key guard on purpose (its own guard checks the
+ * metrics token), and left out of the OpenAPI document: it is the operator's, not the API's.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly metrics: Metrics) {}
+
+  @Get()
+  @UseGuards(MetricsTokenGuard)
+  @Header('cache-control', 'no-store')
+  async scrape(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    reply.header('content-type', this.metrics.contentType);
+    return this.metrics.render();
+  }
+}

@@ -1,0 +1,51 @@
+import { Metrics } from './metrics';
+
+/** The samples of one metric in the exposition text, as `labels value` lines. */
+async function samples(metrics: Metrics, name: string): Promise<string[]> {
+  return (await metrics.render())
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .map((line) => line.slice(name.length));
+}
+
+describe('Metrics', () => {
+  it('labels requests by method, route template and status, and folds unmatched routes and odd methods', async () => {
+    const metrics = new Metrics(true);
+    metrics.observeRequest('GET', '/v1/pets/:petId', 200, 3);
+    metrics.observeRequest('GET', '/v1/pets/:petId', 200, 5);
+    metrics.observeRequest('GET', undefined, 404, 1);
+    metrics.observeRequest('PROPFIND', undefined, 404, 1);
+    expect(await samples(metrics, 'petstore_http_requests_total')).toEqual([
+      '{method="GET",route="/v1/pets/{petId}",status="200"} 2',
+      '{method="GET",route="unmatched",status="404"} 1',
+      '{method="other",route="unmatched",status="404"} 1',
+    ]);
+    expect(await samples(metrics, 'petstore_http_request_duration_seconds_sum')).toEqual([
+      '{method="GET",route="/v1/pets/{petId}",status="200"} 0.008',
+      '{method="GET",route="unmatched",status="404"} 0.001',
+      '{method="other",route="unmatched",status="404"} 0.001',
+    ]);
+  });
+
+  it('exports the fixed series at 0 from the start, and reads the pool at each scrape', async () => {
+    const metrics = new Metrics(true);
+    expect(await samples(metrics, 'petstore_auth_refusals_total')).toEqual([
+      '{reason="missing"} 0',
+      '{reason="invalid"} 0',
+      '{reason="forbidden"} 0',
+    ]);
+    let waiting = 0;
+    metrics.watchPool(() => ({ totalCount: 10, idleCount: 2, waitingCount: waiting }));
+    waiting = 3;
+    expect(await samples(metrics, 'petstore_db_pool_waiting_requests')).toEqual([' 3']);
+    metrics.statement('pets_get').ok.observe(0.002);
+    expect(await samples(metrics, 'petstore_db_statement_duration_seconds_count')).toEqual(['{statement="pets_get",outcome="ok"} 1']);
+  });
+
+  it('exports nothing and counts nothing when off', async () => {
+    const metrics = new Metrics(false);
+    metrics.authRefusals.missing.inc();
+    metrics.statement('pets_get').ok.observe(1);
+    expect(await metrics.render()).toBe('\n');
+  });
+});

@@ -1,0 +1,158 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
+import { TEST_API_KEY } from '../support/test-app';
+import { runOrThrow as run } from '../support/processes';
+
+const ROOT = join(__dirname, '..', '..');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const OPENAPI_TYPESCRIPT = join(ROOT, 'libs', 'client', 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const README_BASE = 'http://127.0.0.1:3000/v1';
+
+/** The code block that follows `marker` in the README's "Using the contracts from another repository". */
+function readmeExample(marker: string): string {
+  const section = README.slice(README.indexOf('## Using the contracts from another repository'));
+  const after = section.slice(section.indexOf(marker));
+  const match = /```\w+\n([\s\S]*?)```/.exec(after);
+  if (!section || !match) throw new Error(`README.md has no example after "${marker}"`);
+  return match[1];
+}
+
+/** A consumer's ES module and CommonJS files beside the README's: the packages used, nothing else. */
+const ESM = `
+import { ERROR_CATALOGUE, NewPet, PetStatus } from '@petstore/contracts';
+import { createPetStoreClient, type Pet } from '@petstore/client';
+const pet: NewPet = { name: 'Esm', categoryId: 4, status: PetStatus.Sold };
+const api = createPetStoreClient({ baseUrl: process.env.BASE!, apiKey: process.env.KEY });
+const { data } = await api.POST('/pets', { body: pet });
+const created: Pet | undefined = data;
+console.log(JSON.stringify({ created: created?.name, unauthorized: ERROR_CATALOGUE.unauthorized.status }));
+`;
+const CJS = `
+import contracts = require('@petstore/contracts');
+import client = require('@petstore/client');
+const api = client.createPetStoreClient({ baseUrl: process.env.BASE!, apiKey: process.env.KEY });
+api.GET('/pets', { params: { query: { status: 'sold' } } }).then(({ data }) => {
+  const names: string[] = (data ?? []).map((pet: client.Pet) => pet.name);
+  console.log(JSON.stringify({ names, code: contracts.ErrorCode.NotFound }));
+});
+`;
+
+/** A consumer's program: type-checked against the package's declarations, then run. */
+const CONSUMER = `
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { ApiError, ErrorCode, NewPet, Pet, PetStatus } from '@petstore/contracts';
+
+const good: NewPet = { name: 'Rex', categoryId: 3, status: PetStatus.Pending };
+// @ts-expect-error categoryId is required
+const missing: NewPet = { name: 'Rex' };
+const pet: Pet = { id: 1, ...good, status: PetStatus.Available };
+const error: ApiError = { code: ErrorCode.NotFound, message: 'no such pet', status: 404 };
+
+const problems = (input: object) =>
+  validateSync(plainToInstance(NewPet, input)).map((failure) => failure.property);
+console.log(JSON.stringify({
+  good: problems(good),
+  bad: problems({ name: '', categoryId: '3', status: 'lost' }),
+  pet: pet.id,
+  error: error.code,
+  missing: missing.name,
+}));
+`;
+
+describe('@petstore/contracts and @petstore/client as packed tarballs, in a project outside the workspace', () => {
+  let scratch: string;
+  let service: ServiceProcess;
+  let database: Awaited<ReturnType<typeof createServiceDatabase>>;
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'petstore-consumer-'));
+    database = await createServiceDatabase();
+    service = await startServiceProcess(database.env);
+  }, 120000);
+  afterAll(async () => {
+    await service?.stop();
+    await database?.drop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('installs with npm, type-checks its imports and validates with class-validator', () => {
+    run('pnpm', ['--filter', '@petstore/contracts', '--filter', '@petstore/client', 'pack', '--pack-destination', scratch], ROOT);
+    const tarballs = readdirSync(scratch)
+      .filter((file) => file.endsWith('.tgz'))
+      .sort();
+    expect(tarballs).toEqual(['petstore-client-1.0.0.tgz', 'petstore-contracts-1.0.0.tgz']);
+
+    writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '0.0.0' }));
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          experimentalDecorators: true,
+          outDir: 'dist',
+          skipLibCheck: true,
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          types: ['node'],
+        },
+        include: ['*.ts', '*.mts', '*.cts'],
+      }),
+    );
+    writeFileSync(join(scratch, 'main.ts'), CONSUMER);
+    writeFileSync(join(scratch, 'esm.mts'), ESM);
+    writeFileSync(join(scratch, 'cjs.cts'), CJS);
+    writeFileSync(join(scratch, 'readme-esm.mts'), readmeExample('**ES modules**').replace(`'${README_BASE}'`, 'process.env.BASE!'));
+    // Plain JavaScript, as the README shows it: run as is, not compiled.
+    writeFileSync(join(scratch, 'readme-cjs.cjs'), readmeExample('**CommonJS**').replace(`'${README_BASE}'`, 'process.env.BASE'));
+    run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs.map((file) => `./${file}`)], scratch, { timeout: 240000 });
+
+    const installed = JSON.parse(readFileSync(join(scratch, 'node_modules', '@petstore', 'contracts', 'package.json'), 'utf8'));
+    expect(installed.version).toBe('1.0.0');
+    expect(JSON.stringify(installed)).not.toContain('workspace:');
+    expect(readdirSync(join(scratch, 'node_modules', '@petstore', 'contracts')).sort()).toEqual([
+      'CHANGELOG.md',
+      'README.md',
+      'dist',
+      'package.json',
+    ]);
+    expect(existsSync(join(scratch, 'node_modules', '@nestjs'))).toBe(false);
+
+    run(process.execPath, [TSC, '-p', scratch], scratch);
+    const output = run(process.execPath, [join(scratch, 'dist', 'main.js')], scratch);
+    expect(JSON.parse(output)).toEqual({ good: [], bad: ['name', 'categoryId', 'status'], pet: 1, error: 'not_found', missing: 'Rex' });
+  }, 300000);
+
+  it('runs an ES module and a CommonJS file, and the README examples, against the service', () => {
+    const env = { BASE: `${service.baseUrl}/v1`, KEY: TEST_API_KEY };
+    const node = (file: string) => run(process.execPath, [join(scratch, file)], scratch, { timeout: 30000, env }).trim();
+    expect(JSON.parse(node('dist/esm.mjs'))).toEqual({ created: 'Esm', unauthorized: 401 });
+    expect(JSON.parse(node('dist/cjs.cjs'))).toEqual({ names: ['Esm'], code: 'not_found' });
+    expect(node('dist/readme-esm.mjs')).toMatch(/^[0-9]+$/);
+    expect(node('readme-cjs.cjs')).toContain("name: 'Rex'");
+  }, 60000);
+
+  it('generates types with openapi-typescript --default-non-nullable false, where { name, categoryId } is a NewPet', () => {
+    const check = `import type { components } from './petstore';\nconst pet: components['schemas']['NewPet'] = { name: 'Rex', categoryId: 1 };\nexport default pet;\n`;
+    const typesProject = (dir: string) => {
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { module: 'nodenext', strict: true, noEmit: true, types: [] }, include: ['*.ts'] }),
+      );
+      writeFileSync(join(dir, 'check.ts'), check);
+    };
+    const spec = join(ROOT, 'docs', 'openapi.json');
+    const withFlag = mkdtempSync(join(scratch, 'types-'));
+    run(process.execPath, [OPENAPI_TYPESCRIPT, spec, '--default-non-nullable', 'false', '--output', join(withFlag, 'petstore.ts')], withFlag);
+    typesProject(withFlag);
+    run(process.execPath, [TSC, '-p', withFlag], withFlag);
+    // Why the flag: without it, a property with a default (status) becomes required.
+    const withoutFlag = mkdtempSync(join(scratch, 'types-'));
+    run(process.execPath, [OPENAPI_TYPESCRIPT, spec, '--output', join(withoutFlag, 'petstore.ts')], withoutFlag);
+    typesProject(withoutFlag);
+    expect(() => run(process.execPath, [TSC, '-p', withoutFlag], withoutFlag)).toThrow(/Property 'status' is missing/);
+  }, 120000);
+});
