@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { Outcome, runLoad, sleep } from '../support/load';
 import { AUTH } from '../support/test-app';
-import { INSTANCES, Topology } from './topology';
+import { INSTANCES, Topology, useTopology } from './topology';
 
 /** Mixed load through HAProxy: creates with an Idempotency-Key, lists, gets. */
 function mixedLoad(topology: Topology, until: Promise<unknown>) {
@@ -33,29 +33,18 @@ const summary = (outcomes: Outcome[]) => {
 };
 
 describe('scale-out: zero-downtime operation behind HAProxy (test:cluster)', () => {
-  let topology: Topology;
-  let sql: Client;
-
-  beforeAll(async () => {
-    topology = await Topology.start({ RATE_LIMIT_PER_MINUTE: '0' });
-    sql = new Client({ connectionString: topology.database.url });
-    await sql.connect();
-    await sql.query(`INSERT INTO pets (name, category_id) VALUES ('first', 1)`);
-  }, 60_000);
-  afterAll(async () => {
-    await sql?.end();
-    await topology?.stop();
-  }, 60_000);
+  const cluster = useTopology({ RATE_LIMIT_PER_MINUTE: '0' });
+  beforeAll(() => cluster.sql.query(`INSERT INTO pets (name, category_id) VALUES ('first', 1)`));
 
   /** Mixed load until `script` ends; what failed, and which acknowledged pets the database lacks. */
   async function underLoad(script: Promise<void>) {
     const { outcomes } = await mixedLoad(
-      topology,
+      cluster.topology,
       script.catch(() => undefined),
     );
     await script;
     const failures = outcomes.filter((o) => o.status !== 200 && o.status !== 201);
-    return { outcomes, failures, missing: await missingPets(sql, outcomes) };
+    return { outcomes, failures, missing: await missingPets(cluster.sql, outcomes) };
   }
 
   it('restarts every instance in turn under load without a client seeing an error', async () => {
@@ -64,9 +53,9 @@ describe('scale-out: zero-downtime operation behind HAProxy (test:cluster)', () 
       await sleep(1000);
       for (let i = 0; i < INSTANCES; i++) {
         const started = Date.now();
-        expect(await topology.instances[i].stop('SIGTERM')).toBe(0);
-        await topology.startInstance(i);
-        await topology.waitForServers(INSTANCES);
+        expect(await cluster.topology.instances[i].stop('SIGTERM')).toBe(0);
+        await cluster.topology.startInstance(i);
+        await cluster.topology.waitForServers(INSTANCES);
         restarts.push(Date.now() - started);
       }
       await sleep(1000);
@@ -84,10 +73,10 @@ describe('scale-out: zero-downtime operation behind HAProxy (test:cluster)', () 
     const script = (async () => {
       await sleep(1500);
       killedAt = performance.now() - t0;
-      await topology.instances[1].stop('SIGKILL');
+      await cluster.topology.instances[1].stop('SIGKILL');
       await sleep(4000);
-      await topology.startInstance(1);
-      await topology.waitForServers(INSTANCES);
+      await cluster.topology.startInstance(1);
+      await cluster.topology.waitForServers(INSTANCES);
       await sleep(1000);
     })();
     t0 = performance.now();

@@ -1,41 +1,30 @@
 import { Client } from 'pg';
 import { KEYS_CLI, MAIN, run } from '../support/processes';
 import { AUTH } from '../support/test-app';
-import { INSTANCES, Topology } from './topology';
+import { INSTANCES, Topology, useTopology } from './topology';
 
 /** Three instances behind HAProxy and PgBouncer (transaction pooling, stock settings) share one truth. */
 describe('scale-out: shared state through the pooler (test:cluster)', () => {
-  let topology: Topology;
-  let sql: Client;
+  // All three instances start at the same moment on a fresh database (Topology.start).
+  const cluster = useTopology({ RATE_LIMIT_PER_MINUTE: '30' });
 
-  beforeAll(async () => {
-    // All three instances start at the same moment on a fresh database (Topology.start).
-    topology = await Topology.start({ RATE_LIMIT_PER_MINUTE: '30' });
-    sql = new Client({ connectionString: topology.database.url });
-    await sql.connect();
-  }, 60_000);
-  afterAll(async () => {
-    await sql?.end();
-    await topology?.stop();
-  }, 60_000);
-
-  const newKey = (name: string) => createKey(topology, name);
+  const newKey = (name: string) => createKey(cluster.topology, name);
   const on = (i: number, path: string, init: RequestInit = {}) =>
-    fetch(topology.instanceUrl(i) + path, { signal: AbortSignal.timeout(10_000), ...init });
+    fetch(cluster.topology.instanceUrl(i) + path, { signal: AbortSignal.timeout(10_000), ...init });
 
   it('starts three instances at once on a fresh database: the migrations ran once', async () => {
-    const { rows } = await sql.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
+    const { rows } = await cluster.sql.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
     expect(rows.map((row) => row.name)).toEqual([
       'CreatePets1763769600000',
       'CreateApiKeys1763856000000',
       'CreateIdempotencyKeys1763942400000',
       'CapPetIds1764028800000',
     ]);
-    expect(await topology.serverStates()).toEqual(['UP', 'UP', 'UP']);
+    expect(await cluster.topology.serverStates()).toEqual(['UP', 'UP', 'UP']);
   });
 
   it('refuses to start through PgBouncer without DATABASE_POOLING, naming the setting', async () => {
-    const { DATABASE_POOLING: _, ...env } = topology.instanceEnv;
+    const { DATABASE_POOLING: _, ...env } = cluster.topology.instanceEnv;
     const result = await run(process.execPath, [MAIN], { ...env, PORT: '0' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
@@ -44,7 +33,7 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
   });
 
   it('refuses a revoked key on every instance within 5 s (LISTEN on DATABASE_DIRECT_URL)', async () => {
-    const delays = await revocationDelays(topology);
+    const delays = await revocationDelays(cluster.topology);
     console.log(`revocation (LISTEN on the direct URL) seen by each instance after ${delays.join(' / ')} ms`);
     expect(Math.max(...delays)).toBeLessThan(5000);
   });
@@ -74,11 +63,11 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
       [201, 201],
       [201, 409],
     ]).toContainEqual(statuses);
-    expect((await sql.query(`SELECT count(*)::int AS n FROM pets WHERE name = 'Twice'`)).rows).toEqual([{ n: 1 }]);
+    expect((await cluster.sql.query(`SELECT count(*)::int AS n FROM pets WHERE name = 'Twice'`)).rows).toEqual([{ n: 1 }]);
   });
 
   it('honours on every instance a cursor issued by another', async () => {
-    await sql.query(`INSERT INTO pets (name, category_id) SELECT 'page ' || g, 1 FROM generate_series(1, 5) g`);
+    await cluster.sql.query(`INSERT INTO pets (name, category_id) SELECT 'page ' || g, 1 FROM generate_series(1, 5) g`);
     const first = await on(0, '/v1/pets?limit=2', { headers: AUTH });
     const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')![1];
     const firstIds = ((await first.json()) as { id: number }[]).map((pet) => pet.id);
@@ -91,14 +80,14 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
   });
 
   it('answers 503 within 3 s, not a hang, when a statement outlives the timeout through the pooler', async () => {
-    const holder = new Client({ connectionString: topology.database.url });
+    const holder = new Client({ connectionString: cluster.topology.database.url });
     await holder.connect();
     try {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE pets IN ACCESS EXCLUSIVE MODE');
       const sleeping = holder.query('SELECT pg_sleep(4)');
       const started = Date.now();
-      const response = await fetch(`${topology.baseUrl}/v1/pets?limit=1`, { headers: AUTH });
+      const response = await fetch(`${cluster.topology.baseUrl}/v1/pets?limit=1`, { headers: AUTH });
       const elapsed = Date.now() - started;
       expect(response.status).toBe(503);
       expect(await response.json()).toEqual({
@@ -110,8 +99,8 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
       // PostgreSQL itself gives up on the statement (SET LOCAL statement_timeout): nothing is left
       // waiting for the lock, long before the lock is released.
       const lockWaits = async () =>
-        (await sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0]
-          .n;
+        (await cluster.sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`))
+          .rows[0].n;
       for (let tries = 0; tries < 20 && (await lockWaits()) > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await lockWaits()).toBe(0);
       expect(Date.now() - started).toBeLessThan(3000);
@@ -125,14 +114,10 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
 });
 
 describe('scale-out: revocation without a direct connection (test:cluster)', () => {
-  let topology: Topology;
-  beforeAll(async () => {
-    topology = await Topology.start({ DATABASE_DIRECT_URL: '' });
-  }, 60_000);
-  afterAll(() => topology?.stop(), 60_000);
+  const cluster = useTopology({ DATABASE_DIRECT_URL: '' });
 
   it('refuses a revoked key on every instance within 5 s (polling: the cache trusts a key for 3 s)', async () => {
-    const delays = await revocationDelays(topology);
+    const delays = await revocationDelays(cluster.topology);
     console.log(`revocation (no direct URL: polling) seen by each instance after ${delays.join(' / ')} ms`);
     expect(Math.max(...delays)).toBeLessThan(5000);
   });

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
 import { findBinary, freePorts, gidOf, readLog, uidOf, waitForPort } from './servers';
@@ -174,4 +175,19 @@ export class Topology {
     track(child);
     return child;
   }
+}
+
+/** For a suite: beforeAll starts a Topology and connects a client straight to its database; afterAll stops both. */
+export function useTopology(env: Record<string, string>): { topology: Topology; sql: Client } {
+  const suite = {} as { topology: Topology; sql: Client };
+  beforeAll(async () => {
+    suite.topology = await Topology.start(env);
+    suite.sql = new Client({ connectionString: suite.topology.database.url });
+    await suite.sql.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await suite.sql?.end();
+    await suite.topology?.stop();
+  }, 60_000);
+  return suite;
 }

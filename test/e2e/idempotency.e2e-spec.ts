@@ -1,4 +1,5 @@
 import { hashRequestBody } from '../../apps/api/src/idempotency/idempotency.service';
+import { expectError, expectValidationFailed } from '../support/expectations';
 import { AUTH, TEST_API_KEY, TEST_KEY_ID, countPets, startTestApp, useTestApp } from '../support/test-app';
 
 const SECOND_KEY = 'second-key-0123456789abcdefghijklmn';
@@ -50,12 +51,7 @@ describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
   it('answers 422 idempotency_key_reused for the same key with another body', async () => {
     expect((await post('order-2', { name: 'Rex', categoryId: 3 })).status).toBe(201);
     const other = await post('order-2', { name: 'Max', categoryId: 3 });
-    expect(other.status).toBe(422);
-    expect(other.body).toEqual({
-      code: 'idempotency_key_reused',
-      message: 'This Idempotency-Key was already used with a different request body',
-      status: 422,
-    });
+    expectError(other, 422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body');
     expect(await countPets(api)).toBe(1);
   });
 
@@ -66,12 +62,7 @@ describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
       TEST_KEY_ID,
     ]);
     const response = await post('running', body);
-    expect(response.status).toBe(409);
-    expect(response.body).toEqual({
-      code: 'request_in_progress',
-      message: 'A request with this Idempotency-Key is still being processed; retry later',
-      status: 409,
-    });
+    expectError(response, 409, 'request_in_progress', 'A request with this Idempotency-Key is still being processed; retry later');
     expect(await countPets(api)).toBe(0);
   });
 
@@ -125,13 +116,7 @@ describe('Idempotency-Key on POST /v1/pets (e2e)', () => {
     ['closed but not opened by a quote', 'abc"'],
   ])('refuses an Idempotency-Key that is %s with 400', async (_case, key) => {
     const response = await post(key, { name: 'Rex', categoryId: 3 });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({
-      code: 'validation_failed',
-      message: 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes',
-      status: 400,
-      details: [{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes' }],
-    });
+    expectValidationFailed(response, ['Idempotency-Key', 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes']);
     expect(await countPets(api)).toBe(0);
   });
 });

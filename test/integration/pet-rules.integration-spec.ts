@@ -1,9 +1,6 @@
 import fc from 'fast-check';
 import { CATEGORY_ID_MAX, NAME_MAX_LENGTH, NEW_PET_FIELDS, NewPet, PET_STATUSES, validateInput } from '@petstore/contracts';
-import { DataSource } from 'typeorm';
-import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../support/test-database';
-import { databaseOptions } from '../../apps/api/src/database/database.options';
-import { migrate } from '../../apps/api/src/database/migrate';
+import { useDataSource } from '../support/data-source';
 
 /**
  * The pets table's CHECKs repeat the contract's rules in SQL, twice: in the migrations (which build the
@@ -11,27 +8,15 @@ import { migrate } from '../../apps/api/src/database/migrate';
  * table built each way judge the same values: the database must accept every pet the API accepts, and
  * refuse at the boundaries what the API refuses, so a limit changed in one place only fails this suite.
  */
-describe.each(['migrations', 'entities'])('the CHECKs of a pets table built by the %s against the contract rules', (builtBy) => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const target = { url: database.url, embedded: database.embedded };
-    if (builtBy === 'migrations') await migrate(target);
-    dataSource = await new DataSource({ ...databaseOptions(target, 1), synchronize: builtBy === 'entities' }).initialize();
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  }, STARTUP_TIMEOUT_MS);
+describe.each(['migrations', 'entities'] as const)('the CHECKs of a pets table built by the %s against the contract rules', (builtBy) => {
+  const suite = useDataSource({ build: builtBy });
 
   const valid = { name: 'Rex', categoryId: 3, status: 'available' };
   const apiAccepts = (pet: object) => validateInput(NewPet, pet, { fields: NEW_PET_FIELDS, unknown: 'reject', subject: 'body' }).ok;
   /** True when the row goes in; false on a CHECK violation; any other failure fails the test. */
   async function databaseAccepts(pet: { name: unknown; categoryId: unknown; status: unknown }): Promise<boolean> {
     try {
-      await dataSource.query('INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3)', [pet.name, pet.categoryId, pet.status]);
+      await suite.dataSource.query('INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3)', [pet.name, pet.categoryId, pet.status]);
       return true;
     } catch (error) {
       if ((error as { driverError?: { code?: string } }).driverError?.code === '23514') return false;

@@ -1,33 +1,24 @@
 import { isDatabaseUnavailable, mapError } from '@petstore/http-errors';
 import { DataSource } from 'typeorm';
-import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from '../support/test-database';
+import { useDataSource } from '../support/data-source';
 import { Database } from '../../apps/api/src/database/database';
 import { databaseOptions } from '../../apps/api/src/database/database.options';
-import { migrate } from '../../apps/api/src/database/migrate';
 import { PetCursors } from '../../apps/api/src/pets/pet-cursors';
 import { LIST_BY_STATUS, PetNotFoundError, PetsService } from '../../apps/api/src/pets/pets.service';
 
 /** The service on a real PostgreSQL of its own (server or embedded), schema from the migrations. */
 describe('PetsService', () => {
-  let database: TestDatabase;
+  const suite = useDataSource({ poolSize: 2 });
   let dataSource: DataSource;
   let service: PetsService;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const target = { url: database.url, embedded: database.embedded };
-    await migrate(target);
-    dataSource = new DataSource(databaseOptions(target, 2));
-    await dataSource.initialize();
+  beforeAll(() => {
+    dataSource = suite.dataSource;
     service = new PetsService(
-      new Database(dataSource, target),
+      new Database(dataSource, suite.target),
       new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }),
     );
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  }, STARTUP_TIMEOUT_MS);
+  });
   beforeEach(async () => {
     await dataSource.query('TRUNCATE pets RESTART IDENTITY');
   });
