@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { MAIN } from '../support/processes';
@@ -300,6 +301,9 @@ describe('GET /metrics with WEB_CONCURRENCY=2 (built service)', () => {
         }),
       );
     expect(counts).toEqual([20, 20, 20, 20]);
+    // Waited for: a SIGKILL from afterAll while the workers drain would leave them no supervisor to report to.
+    const exited = once(service, 'exit');
     service.kill('SIGTERM');
+    expect(await exited).toEqual([0, null]);
   });
 });
