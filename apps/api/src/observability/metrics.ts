@@ -18,13 +18,13 @@ const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 const STATEMENT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3];
 
 /**
- * prom-client's default metrics (its collectDefaultMetrics) but the GC duration histogram: that one
- * observes every garbage collection through a perf_hooks PerformanceObserver, which on Node.js 20 builds
- * an entry (with deprecated getters) and runs a callback per collection, a few dozen a second under load.
- * Profiles put it at 0.3–0.5 % of the CPU of `GET /v1/pets/{petId}`, more than all the request
- * metrics; the event-loop lag shows what GC pauses do to requests. The others read the process at each
- * scrape, apart from the event-loop delay monitor (a libuv timer, every 10 ms). A list of prom-client's
- * own collector files, as collectDefaultMetrics loads them (lib/defaultMetrics.js of prom-client 15).
+ * prom-client's default metrics (its collectDefaultMetrics) but the GC duration histogram: that one keeps
+ * a perf_hooks PerformanceObserver on every garbage collection (one per ~150 requests), and paired runs
+ * measured it at 6–8 % more CPU per list or get request, more than every other metric together (see
+ * docs/observability.md, Cost). GC pauses still show in the event-loop lag and the request durations.
+ * The rest read the process at each scrape, but the event-loop delay monitor (a libuv timer, every
+ * 10 ms; not measurable). The names are prom-client's own collector files (lib/metrics/), as its
+ * collectDefaultMetrics loads them; a spec checks the list against its metricsList.
  */
 export const PROCESS_COLLECTORS = [
   'processCpuTotal',
