@@ -3,13 +3,16 @@
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { once } = require('node:events');
-const { writeFileSync, mkdirSync } = require('node:fs');
+const { readFileSync, writeFileSync, mkdirSync } = require('node:fs');
 const os = require('node:os');
 const { join } = require('node:path');
 const { createInterface } = require('node:readline');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { childPids, statusKb } = require('../scripts/proc');
+
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on every Linux build we run). */
+const CLOCK_TICKS = 100;
 
 const ROOT = join(__dirname, '..');
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -41,6 +44,23 @@ function handleArguments(usage, argv = process.argv.slice(2), accepted = []) {
     process.exit(2);
   }
   return argv;
+}
+
+/** `--name A=1 --name B=2` → { A: '1', B: '2' } for each option name. */
+function envOptions(argv, option) {
+  const env = {};
+  argv.forEach((arg, i) => {
+    if (arg !== option) return;
+    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(argv[i + 1] ?? '');
+    if (!match) throw new Error(`${option} needs NAME=VALUE (got ${argv[i + 1]})`);
+    env[match[1]] = match[2];
+  });
+  return env;
+}
+/** The arguments left once the --service-env / --versus-env pairs are taken out. */
+function withoutEnvOptions(argv) {
+  const options = ['--service-env', '--versus-env'];
+  return argv.filter((arg, i) => arg !== '--' && !options.includes(arg) && !options.includes(argv[i - 1]));
 }
 
 /** Builds the workspace when its build is missing or older than the sources (see scripts/build-if-stale.js). */
@@ -121,6 +141,8 @@ async function startServer({ name, command, args = [], env }) {
     baseUrl,
     /** Peak resident memory in MB of the process and its children (cluster workers), from /proc. */
     peakRssMb: () => peakRssMb(child.pid),
+    /** CPU seconds (user + system) used so far by the process and its children (cluster workers), from /proc. */
+    cpuSeconds: () => [child.pid, ...childPids(child.pid)].reduce((sum, p) => sum + cpuSeconds(p), 0),
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -131,6 +153,16 @@ async function startServer({ name, command, args = [], env }) {
 function peakRssMb(pid) {
   const kb = [pid, ...childPids(pid)].reduce((sum, p) => sum + statusKb(p, 'VmHWM'), 0);
   return Math.round(kb / 1024);
+}
+
+function cpuSeconds(pid) {
+  try {
+    // Fields after the command (which may hold spaces, hence from the last ")"): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
 }
 
 /** The three operations, as autocannon requests. `ids` bounds the ids `get` asks for. */
@@ -147,8 +179,12 @@ function operations(ids) {
   };
 }
 
-/** One autocannon run; non-2xx answers make the run fail loudly rather than flatter the figures. */
-async function drive(baseUrl, request, { connections, duration }) {
+/**
+ * One autocannon run; non-2xx answers make the run fail loudly rather than flatter the figures. Given the
+ * server, also the CPU time it spent per answered request (µs), less sensitive to the machine's other load than req/s.
+ */
+async function drive(baseUrl, request, { connections, duration }, server) {
+  const cpuBefore = server?.cpuSeconds();
   const result = await autocannon({
     url: baseUrl,
     connections,
@@ -159,7 +195,8 @@ async function drive(baseUrl, request, { connections, duration }) {
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${baseUrl} ${request.path ?? ''}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.mean };
+  const cpuUsPerRequest = server ? Math.round((1e6 * (server.cpuSeconds() - cpuBefore)) / result.requests.total) : undefined;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.mean, cpuUsPerRequest };
 }
 
 function machine() {
@@ -190,6 +227,8 @@ module.exports = {
   SERVICE,
   BASELINE,
   handleArguments,
+  envOptions,
+  withoutEnvOptions,
   buildIfStale,
   CURSOR_SECRET,
   METRICS_TOKEN,

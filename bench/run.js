@@ -2,7 +2,8 @@
 /*
  * `pnpm bench`: the service (production mode, built from this tree) against the bare Fastify + pg
  * baseline, or against the same service with other settings (--versus-env), each on its own database of
- * the same PostgreSQL server, driven alternately A B A B so that noise from the machine falls on both.
+ * the same PostgreSQL server, driven in rounds A B, B A, … so that noise from the machine falls on both.
+ * Besides req/s and latency, each side's CPU time per request, from /proc/<pid>/stat.
  * Settings: the usage below.
  */
 const {
@@ -11,6 +12,8 @@ const {
   CURSOR_SECRET,
   METRICS_TOKEN,
   handleArguments,
+  envOptions,
+  withoutEnvOptions,
   buildIfStale,
   createDatabase,
   seed,
@@ -23,27 +26,11 @@ const {
   round,
 } = require('./lib');
 
-/** `--name A=1 --name B=2` → { A: '1', B: '2' } for each option name. */
-function envOptions(argv, option) {
-  const env = {};
-  argv.forEach((arg, i) => {
-    if (arg !== option) return;
-    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(argv[i + 1] ?? '');
-    if (!match) throw new Error(`${option} needs NAME=VALUE (got ${argv[i + 1]})`);
-    env[match[1]] = match[2];
-  });
-  return env;
-}
-/** The arguments left once the --service-env / --versus-env pairs are taken out. */
-function withoutEnvOptions(argv) {
-  const options = ['--service-env', '--versus-env'];
-  return argv.filter((arg, i) => arg !== '--' && !options.includes(arg) && !options.includes(argv[i - 1]));
-}
-
 handleArguments(
   `Usage: pnpm bench   (node bench/run.js)
-  The service (production mode, as pnpm start runs it) against a bare Fastify + pg baseline, A B A B, on
-  databases of their own on a PostgreSQL server; about 3.5 minutes with the defaults. Builds first when
+  The service (production mode, as pnpm start runs it) against a bare Fastify + pg baseline, A B B A, on
+  databases of their own on a PostgreSQL server; about 3.5 minutes with the defaults. Reports req/s, latency
+  and CPU time per request of each side's processes (/proc/<pid>/stat), and their ratios per round. Builds first when
   the build is stale. Servers listen on free ports chosen at run time. Results go to bench/results/.
 Environment:
   DATABASE_URL       the server (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -110,13 +97,18 @@ async function main() {
       runs[op] = { service: [], baseline: [] };
       for (const server of [service, baseline]) await drive(server.baseUrl, request, { connections: CONNECTIONS, duration: 3 }); // warm-up
       for (let round = 0; round < ROUNDS; round += 1) {
-        for (const [label, server] of [
+        const sides = [
           ['service', service],
           ['baseline', baseline],
-        ]) {
-          const result = await drive(server.baseUrl, request, { connections: CONNECTIONS, duration: DURATION });
+        ];
+        // A B, then B A: whichever side runs second in a round (a warmer or a busier machine) alternates.
+        if (round % 2 === 1) sides.reverse();
+        for (const [label, server] of sides) {
+          const result = await drive(server.baseUrl, request, { connections: CONNECTIONS, duration: DURATION }, server);
           runs[op][label].push(result);
-          console.error(`  ${op} ${label} round ${round + 1}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
+          console.error(
+            `  ${op} ${label} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest} µs CPU/req, p50 ${result.p50} ms, p99 ${result.p99} ms`,
+          );
         }
       }
     }
@@ -130,13 +122,19 @@ async function main() {
       };
       summary[op].throughputRatio = round(summary[op].service.rps / summary[op].baseline.rps);
       summary[op].p99Ratio = round(summary[op].service.p99 / summary[op].baseline.p99);
+      // Paired within each round, so a busy spell of the machine weighs on one ratio, not on one side.
+      const ratios = (key) => byServer.service.map((s, i) => s[key] / byServer.baseline[i][key]);
+      summary[op].rpsRatios = spread(ratios('rps'));
+      summary[op].cpuPerRequestRatios = spread(ratios('cpuUsPerRequest'));
+      summary[op].service.cpuUsPerRequest = of('service', 'cpuUsPerRequest');
+      summary[op].baseline.cpuUsPerRequest = of('baseline', 'cpuUsPerRequest');
     }
     const peakRssMb = service.peakRssMb();
     const baselinePeakRssMb = baseline.peakRssMb();
 
     if (Object.keys(SERVICE_EXTRA).length > 0) console.log(`\nservice run with ${describe(SERVICE_EXTRA)}`);
     console.log(
-      `\nPet Store service vs ${B_LABEL}, shown as "baseline" (${PETS} pets, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side, A B A B)`,
+      `\nPet Store service vs ${B_LABEL}, shown as "baseline" (${PETS} pets, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side, A B B A)`,
     );
     console.log(`machine: ${host.cpus} cpus (${host.cpuModel}), ${host.memoryGiB} GiB, node ${host.node}\n`);
     console.log('operation | service req/s | baseline req/s | ratio | service p50/p99 ms | baseline p50/p99 ms | p99 ratio');
@@ -145,6 +143,14 @@ async function main() {
       console.log(
         `${op} | ${Math.round(s.service.rps)} | ${Math.round(s.baseline.rps)} | ${s.throughputRatio} | ${s.service.p50} / ${s.service.p99} | ${s.baseline.p50} / ${s.baseline.p99} | ${s.p99Ratio}`,
       );
+    }
+    console.log(
+      '\nper-round ratios service / baseline: mean (min–max)\noperation | req/s | CPU per request | service CPU µs/req | baseline CPU µs/req',
+    );
+    console.log('--- | --- | --- | --- | ---');
+    const show = ({ mean: m, min, max }) => `${m} (${min}–${max})`;
+    for (const [op, s] of Object.entries(summary)) {
+      console.log(`${op} | ${show(s.rpsRatios)} | ${show(s.cpuPerRequestRatios)} | ${s.service.cpuUsPerRequest} | ${s.baseline.cpuUsPerRequest}`);
     }
     console.log(`\nservice peak RSS: ${peakRssMb} MB (baseline: ${baselinePeakRssMb} MB)`);
 
@@ -171,6 +177,15 @@ async function main() {
     await databases.service.drop();
     await databases.baseline.drop();
   }
+}
+
+function spread(values) {
+  return {
+    mean: round(mean(values), 3),
+    min: round(Math.min(...values), 3),
+    max: round(Math.max(...values), 3),
+    values: values.map((v) => round(v, 3)),
+  };
 }
 
 main().catch((error) => {

@@ -199,7 +199,7 @@ describe('GET /metrics (e2e)', () => {
     expect(sent).toBe(1000);
     const after = await scrape();
     // The service's series are fixed by its code. prom-client's runtime series may grow on their own
-    // (a first incremental GC adds nodejs_gc_duration_seconds{kind="incremental"}), so they are only
+    // (a first timer adds nodejs_active_resources{type="Timeout"}), so they are only
     // checked for client words below.
     const ours = (key: string) => key.startsWith('petstore_');
     expect(after.map(seriesKey).filter((key) => ours(key) && !before.has(key))).toEqual([]);

@@ -1,4 +1,5 @@
-import { Metrics } from './metrics';
+import { collectDefaultMetrics } from 'prom-client';
+import { Metrics, PROCESS_COLLECTORS } from './metrics';
 
 /** The samples of one metric in the exposition text, as `labels value` lines. */
 async function samples(metrics: Metrics, name: string): Promise<string[]> {
@@ -38,8 +39,26 @@ describe('Metrics', () => {
     metrics.watchPool(() => ({ totalCount: 10, idleCount: 2, waitingCount: waiting }));
     waiting = 3;
     expect(await samples(metrics, 'petstore_db_pool_waiting_requests')).toEqual([' 3']);
+    // A statement's error series is exported at 0 from its first use, alongside the ok one.
     metrics.statement('pets_get').ok.observe(0.002);
-    expect(await samples(metrics, 'petstore_db_statement_duration_seconds_count')).toEqual(['{statement="pets_get",outcome="ok"} 1']);
+    expect(await samples(metrics, 'petstore_db_statement_duration_seconds_count')).toEqual([
+      '{statement="pets_get",outcome="ok"} 1',
+      '{statement="pets_get",outcome="error"} 0',
+    ]);
+  });
+
+  it('exports prom-client’s process metrics but the GC duration histogram', async () => {
+    // Every collector collectDefaultMetrics runs but gc: a collector added by a prom-client upgrade shows here.
+    expect([...PROCESS_COLLECTORS].sort()).toEqual(collectDefaultMetrics.metricsList.filter((name) => name !== 'gc').sort());
+    const text = await new Metrics(true).render();
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+    ])
+      expect(text).toContain(`\n${name} `);
+    expect(text).not.toContain('nodejs_gc_duration_seconds');
   });
 
   it('exports nothing and counts nothing when off', async () => {

@@ -1,16 +1,10 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import cluster from 'node:cluster';
 import { workerScrape } from './cluster-metrics';
 import { methodLabel, routeLabel } from './route-label';
+import { BoundCounter, BoundHistogram, type Count, type Timing } from './series';
 
-/** What the hot path holds: a pre-bound series, or a no-op when metrics are off. */
-export interface Count {
-  /** One more (the default), or `0` to export the series before its first event. */
-  inc(value?: number): void;
-}
-export interface Timing {
-  observe(seconds: number): void;
-}
+export type { Count, Timing };
 const NOOP: Count & Timing = { inc: () => undefined, observe: () => undefined };
 
 export interface PoolStats {
@@ -24,17 +18,55 @@ const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 const STATEMENT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3];
 
 /**
+ * prom-client's default metrics (its collectDefaultMetrics) but the GC duration histogram: that one keeps
+ * a perf_hooks PerformanceObserver on every garbage collection (one per ~150 requests), and paired runs
+ * measured it at 6–8 % more CPU per list or get request, more than every other metric together (see
+ * docs/observability.md, Cost). GC pauses still show in the event-loop lag and the request durations.
+ * The rest read the process at each scrape, but the event-loop delay monitor (a libuv timer, every
+ * 10 ms; not measurable). The names are prom-client's own collector files (lib/metrics/), as its
+ * collectDefaultMetrics loads them; a spec checks the list against its metricsList.
+ */
+export const PROCESS_COLLECTORS = [
+  'processCpuTotal',
+  'processStartTime',
+  'osMemoryHeap',
+  'processOpenFileDescriptors',
+  'processMaxFileDescriptors',
+  'eventLoopLag',
+  'processResources',
+  'processHandles',
+  'processRequests',
+  'heapSizeAndUsed',
+  'heapSpacesSizeAndUsed',
+  'version',
+];
+
+function collectProcessMetrics(registry: Registry): void {
+  for (const name of PROCESS_COLLECTORS) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- prom-client exports no subset of its default metrics
+    const collector = require(`prom-client/lib/metrics/${name}`) as (registry: Registry, config: object) => void;
+    collector(registry, { eventLoopMonitoringPrecision: 10 });
+  }
+}
+
+interface RequestSeries {
+  count: Count;
+  duration: Timing;
+}
+
+/**
  * The service's Prometheus metrics (prom-client), in a registry of their own. Every label value is
  * chosen by the service (a route template, a statement name, a fixed reason), never by a client, so
- * the number of series is bounded by the code. Series are bound once and kept, so a request costs a
- * map lookup and two increments. With METRICS_ENABLED=false every handle is a no-op.
+ * the number of series is bounded by the code. Series are bound once and kept (see series.ts), so a
+ * request costs three map lookups and two field updates. With METRICS_ENABLED=false every handle is a no-op.
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests?: Counter<'method' | 'route' | 'status'>;
-  private readonly durations?: Histogram<'method' | 'route' | 'status'>;
-  private readonly statements?: Histogram<'statement' | 'outcome'>;
-  private readonly requestSeries = new Map<string, { count: Count; duration: Timing }>();
+  private readonly requests?: BoundCounter<'method' | 'route' | 'status'>;
+  private readonly durations?: BoundHistogram<'method' | 'route' | 'status'>;
+  private readonly statements?: BoundHistogram<'statement' | 'outcome'>;
+  /** By route template, status, then method: no key string is built per request. */
+  private readonly requestSeries = new Map<string | undefined, Map<number, Map<string, RequestSeries>>>();
   private readonly statementSeries = new Map<string, { ok: Timing; error: Timing }>();
   private pool: () => PoolStats | undefined = () => undefined;
   /** A worker of WEB_CONCURRENCY > 1 answers a scrape with every worker's metrics (see cluster-metrics). */
@@ -55,27 +87,24 @@ export class Metrics {
       return;
     }
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({
-      name: 'petstore_http_requests_total',
-      help: 'HTTP requests answered, by method, route template and status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.durations = new Histogram({
-      name: 'petstore_http_request_duration_seconds',
-      help: 'Time from receiving a request to the end of its answer',
-      labelNames: ['method', 'route', 'status'],
-      buckets: HTTP_BUCKETS,
-      registers,
-    });
-    this.statements = new Histogram({
-      name: 'petstore_db_statement_duration_seconds',
-      help: 'Time of one SQL statement, by statement name and outcome (ok, error)',
-      labelNames: ['statement', 'outcome'],
-      buckets: STATEMENT_BUCKETS,
-      registers,
-    });
+    collectProcessMetrics(this.registry);
+    this.requests = new BoundCounter('petstore_http_requests_total', 'HTTP requests answered, by method, route template and status', [
+      'method',
+      'route',
+      'status',
+    ]).registerIn(registers);
+    this.durations = new BoundHistogram(
+      'petstore_http_request_duration_seconds',
+      'Time from receiving a request to the end of its answer',
+      ['method', 'route', 'status'],
+      HTTP_BUCKETS,
+    ).registerIn(registers);
+    this.statements = new BoundHistogram(
+      'petstore_db_statement_duration_seconds',
+      'Time of one SQL statement, by statement name and outcome (ok, error)',
+      ['statement', 'outcome'],
+      STATEMENT_BUCKETS,
+    ).registerIn(registers);
     const read = () => this.pool() ?? { totalCount: 0, idleCount: 0, waitingCount: 0 };
     new Gauge({
       name: 'petstore_db_pool_connections',
@@ -101,51 +130,52 @@ export class Metrics {
         this.set(read().waitingCount);
       },
     });
-    const cache = new Counter({
-      name: 'petstore_api_key_cache_lookups_total',
-      help: 'Look-ups of issued API keys in the in-process cache, by result (hit, miss: asked the database)',
-      labelNames: ['result'],
-      registers,
-    });
-    this.keyCache = { hit: cache.labels('hit'), miss: cache.labels('miss') };
-    const auth = new Counter({
-      name: 'petstore_auth_refusals_total',
-      help: 'Requests refused by authentication (missing, invalid key: 401) or authorisation (forbidden: 403)',
-      labelNames: ['reason'],
-      registers,
-    });
-    this.authRefusals = { missing: auth.labels('missing'), invalid: auth.labels('invalid'), forbidden: auth.labels('forbidden') };
-    const limited = new Counter({
-      name: 'petstore_rate_limited_total',
-      help: 'Requests refused with 429, by limit (api_key: the per-key quota; address: too many failed authentications)',
-      labelNames: ['limit'],
-      registers,
-    });
-    this.rateLimited = { apiKey: limited.labels('api_key'), address: limited.labels('address') };
-    const idempotency = new Counter({
-      name: 'petstore_idempotency_total',
-      help: 'Idempotency-Key outcomes other than a first run: replayed, key_reused (422), in_progress (409)',
-      labelNames: ['outcome'],
-      registers,
-    });
-    this.idempotency = {
-      replayed: idempotency.labels('replayed'),
-      keyReused: idempotency.labels('key_reused'),
-      inProgress: idempotency.labels('in_progress'),
+    const cache = new BoundCounter(
+      'petstore_api_key_cache_lookups_total',
+      'Look-ups of issued API keys in the in-process cache, by result (hit, miss: asked the database)',
+      ['result'],
+    ).registerIn(registers);
+    this.keyCache = { hit: cache.bind({ result: 'hit' }), miss: cache.bind({ result: 'miss' }) };
+    const auth = new BoundCounter(
+      'petstore_auth_refusals_total',
+      'Requests refused by authentication (missing, invalid key: 401) or authorisation (forbidden: 403)',
+      ['reason'],
+    ).registerIn(registers);
+    this.authRefusals = {
+      missing: auth.bind({ reason: 'missing' }),
+      invalid: auth.bind({ reason: 'invalid' }),
+      forbidden: auth.bind({ reason: 'forbidden' }),
     };
-    // Every fixed series is exported from the start at 0: a rate over a series that appears late misses its first increments.
-    for (const group of [this.keyCache, this.authRefusals, this.rateLimited, this.idempotency])
-      for (const count of Object.values<Count>(group)) count.inc(0);
+    const limited = new BoundCounter(
+      'petstore_rate_limited_total',
+      'Requests refused with 429, by limit (api_key: the per-key quota; address: too many failed authentications)',
+      ['limit'],
+    ).registerIn(registers);
+    this.rateLimited = { apiKey: limited.bind({ limit: 'api_key' }), address: limited.bind({ limit: 'address' }) };
+    const idempotency = new BoundCounter(
+      'petstore_idempotency_total',
+      'Idempotency-Key outcomes other than a first run: replayed, key_reused (422), in_progress (409)',
+      ['outcome'],
+    ).registerIn(registers);
+    this.idempotency = {
+      replayed: idempotency.bind({ outcome: 'replayed' }),
+      keyReused: idempotency.bind({ outcome: 'key_reused' }),
+      inProgress: idempotency.bind({ outcome: 'in_progress' }),
+    };
+    // Binding exports every fixed series from the start at 0: a rate over a series that appears late misses its first increments.
   }
 
   /** One answered request; `template` is Fastify's route template, undefined when no route matched. */
   observeRequest(method: string, template: string | undefined, status: number, milliseconds: number): void {
-    const key = `${method} ${template} ${status}`;
-    let series = this.requestSeries.get(key);
+    let byStatus = this.requestSeries.get(template);
+    if (!byStatus) this.requestSeries.set(template, (byStatus = new Map<number, Map<string, RequestSeries>>()));
+    let byMethod = byStatus.get(status);
+    if (!byMethod) byStatus.set(status, (byMethod = new Map<string, RequestSeries>()));
+    let series = byMethod.get(method);
     if (!series) {
       const labels = { method: methodLabel(method), route: routeLabel(template), status: String(status) };
-      series = { count: this.requests!.labels(labels), duration: this.durations!.labels(labels) };
-      this.requestSeries.set(key, series);
+      series = { count: this.requests!.bind(labels), duration: this.durations!.bind(labels) };
+      byMethod.set(method, series);
     }
     series.count.inc();
     series.duration.observe(milliseconds / 1000);
@@ -155,7 +185,9 @@ export class Metrics {
   statement(name: string): { ok: Timing; error: Timing } {
     let series = this.statementSeries.get(name);
     if (!series) {
-      series = this.statements ? { ok: this.statements.labels(name, 'ok'), error: this.statements.labels(name, 'error') } : { ok: NOOP, error: NOOP };
+      series = this.statements
+        ? { ok: this.statements.bind({ statement: name, outcome: 'ok' }), error: this.statements.bind({ statement: name, outcome: 'error' }) }
+        : { ok: NOOP, error: NOOP };
       this.statementSeries.set(name, series);
     }
     return series;
