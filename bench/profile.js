@@ -6,23 +6,10 @@
  */
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const {
-  SERVICE,
-  CURSOR_SECRET,
-  METRICS_TOKEN,
-  handleArguments,
-  envOptions,
-  withoutEnvOptions,
-  buildIfStale,
-  createDatabase,
-  seed,
-  startServer,
-  operations,
-  drive,
-} = require('./lib');
+const lib = require('./lib');
 
 const OPERATIONS = ['list', 'get', 'create'];
-const [op = 'list'] = handleArguments(
+const [op = 'list'] = lib.handleArguments(
   `Usage: pnpm --filter @petstore/bench run profile [list|get|create] [--service-env NAME=VALUE]...
   (node bench/profile.js) Drives one operation (default list) for BENCH_DURATION s (default 10) against the
   service under node --cpu-prof, on a database of its own on DATABASE_URL's server, leaves the .cpuprofile
@@ -31,34 +18,34 @@ const [op = 'list'] = handleArguments(
 Options:
   --service-env NAME=VALUE   adds a variable to the service's environment (repeatable):
                              profile get -- --service-env METRICS_ENABLED=false`,
-  withoutEnvOptions(process.argv.slice(2)),
+  lib.withoutEnvOptions(process.argv.slice(2)),
   OPERATIONS,
 );
-const SERVICE_EXTRA = envOptions(process.argv.slice(2), '--service-env');
+const SERVICE_EXTRA = lib.envOptions(process.argv.slice(2), '--service-env');
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 
 async function main() {
-  buildIfStale();
+  lib.buildIfStale();
   const dir = join(__dirname, 'results');
-  const database = await createDatabase('profile');
+  const database = await lib.createDatabase('profile');
   let result;
   try {
-    const service = await startServer({
+    const service = await lib.startServer({
       name: 'service',
-      ...SERVICE,
+      ...lib.SERVICE,
       args: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
       env: {
-        ...SERVICE.env,
+        ...lib.SERVICE.env,
         NODE_ENV: 'production',
         DATABASE_URL: database.url,
-        CURSOR_SECRET,
-        METRICS_TOKEN,
+        CURSOR_SECRET: lib.CURSOR_SECRET,
+        METRICS_TOKEN: lib.METRICS_TOKEN,
         RATE_LIMIT_PER_MINUTE: '0',
         ...SERVICE_EXTRA,
       },
     });
-    await seed(database.url, 5000);
-    result = await drive(service.baseUrl, operations(5000)[op], { connections: 10, duration: DURATION });
+    await lib.seed(database.url, 5000);
+    result = await lib.drive(service.baseUrl, lib.operations(5000)[op], { connections: 10, duration: DURATION });
     console.log(`${op}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
     await service.stop();
   } finally {

@@ -6,27 +6,9 @@
  * Besides req/s and latency, each side's CPU time per request, from /proc/<pid>/stat.
  * Settings: the usage below.
  */
-const {
-  SERVICE,
-  BASELINE,
-  CURSOR_SECRET,
-  METRICS_TOKEN,
-  handleArguments,
-  envOptions,
-  withoutEnvOptions,
-  buildIfStale,
-  createDatabase,
-  seed,
-  startServer,
-  operations,
-  drive,
-  machine,
-  writeResults,
-  mean,
-  round,
-} = require('./lib');
+const lib = require('./lib');
 
-handleArguments(
+lib.handleArguments(
   `Usage: pnpm bench   (node bench/run.js)
   The service (production mode, as pnpm start runs it) against a bare Fastify + pg baseline, A B B A, on
   databases of their own on a PostgreSQL server; about 3.5 minutes with the defaults. Reports req/s, latency
@@ -44,7 +26,7 @@ Options:
   --service-env NAME=VALUE   adds a variable to the service's environment (repeatable)
   --versus-env NAME=VALUE    replaces the baseline by the same service with this variable on top
                              (repeatable): pnpm bench -- --versus-env METRICS_ENABLED=false`,
-  withoutEnvOptions(process.argv.slice(2)),
+  lib.withoutEnvOptions(process.argv.slice(2)),
 );
 
 const PETS = Number(process.env.BENCH_PETS || 5000);
@@ -52,8 +34,8 @@ const DURATION = Number(process.env.BENCH_DURATION || 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 
-const SERVICE_EXTRA = envOptions(process.argv.slice(2), '--service-env');
-const VERSUS_EXTRA = envOptions(process.argv.slice(2), '--versus-env');
+const SERVICE_EXTRA = lib.envOptions(process.argv.slice(2), '--service-env');
+const VERSUS_EXTRA = lib.envOptions(process.argv.slice(2), '--versus-env');
 const VERSUS = Object.keys(VERSUS_EXTRA).length > 0;
 const describe = (env) =>
   Object.entries(env)
@@ -62,40 +44,40 @@ const describe = (env) =>
 const B_LABEL = VERSUS ? `the same service with ${describe(VERSUS_EXTRA)}` : 'bare Fastify + pg baseline';
 
 async function main() {
-  buildIfStale();
+  lib.buildIfStale();
   const started = new Date().toISOString();
-  const host = machine();
-  const databases = { service: await createDatabase('service'), baseline: await createDatabase('baseline') };
+  const host = lib.machine();
+  const databases = { service: await lib.createDatabase('service'), baseline: await lib.createDatabase('baseline') };
   const servers = [];
   try {
     // The service's migrations create both schemas, so the baseline queries the very same table and indexes.
     const serviceEnv = (url) => ({
-      ...SERVICE.env,
+      ...lib.SERVICE.env,
       NODE_ENV: 'production',
       DATABASE_URL: url,
-      CURSOR_SECRET,
-      METRICS_TOKEN,
+      CURSOR_SECRET: lib.CURSOR_SECRET,
+      METRICS_TOKEN: lib.METRICS_TOKEN,
       RATE_LIMIT_PER_MINUTE: '0',
       ...(process.env.WEB_CONCURRENCY && { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY }),
       ...SERVICE_EXTRA,
     });
-    const migrator = await startServer({ name: 'migrations', ...SERVICE, env: serviceEnv(databases.baseline.url) });
+    const migrator = await lib.startServer({ name: 'migrations', ...lib.SERVICE, env: serviceEnv(databases.baseline.url) });
     await migrator.stop();
-    const service = await startServer({ name: 'service', ...SERVICE, env: serviceEnv(databases.service.url) });
+    const service = await lib.startServer({ name: 'service', ...lib.SERVICE, env: serviceEnv(databases.service.url) });
     servers.push(service);
     const baseline = VERSUS
-      ? await startServer({ name: 'versus', ...SERVICE, env: { ...serviceEnv(databases.baseline.url), ...VERSUS_EXTRA } })
-      : await startServer({ name: 'baseline', ...BASELINE, env: { DATABASE_URL: databases.baseline.url } });
+      ? await lib.startServer({ name: 'versus', ...lib.SERVICE, env: { ...serviceEnv(databases.baseline.url), ...VERSUS_EXTRA } })
+      : await lib.startServer({ name: 'baseline', ...lib.BASELINE, env: { DATABASE_URL: databases.baseline.url } });
     servers.push(baseline);
-    await seed(databases.service.url, PETS);
-    await seed(databases.baseline.url, PETS);
+    await lib.seed(databases.service.url, PETS);
+    await lib.seed(databases.baseline.url, PETS);
 
     const only = process.env.BENCH_OPS ? process.env.BENCH_OPS.split(',') : undefined;
-    const ops = Object.fromEntries(Object.entries(operations(PETS)).filter(([op]) => !only || only.includes(op)));
+    const ops = Object.fromEntries(Object.entries(lib.operations(PETS)).filter(([op]) => !only || only.includes(op)));
     const runs = {};
     for (const [op, request] of Object.entries(ops)) {
       runs[op] = { service: [], baseline: [] };
-      for (const server of [service, baseline]) await drive(server.baseUrl, request, { connections: CONNECTIONS, duration: 3 }); // warm-up
+      for (const server of [service, baseline]) await lib.drive(server.baseUrl, request, { connections: CONNECTIONS, duration: 3 }); // warm-up
       for (let round = 0; round < ROUNDS; round += 1) {
         const sides = [
           ['service', service],
@@ -104,7 +86,7 @@ async function main() {
         // A B, then B A: whichever side runs second in a round (a warmer or a busier machine) alternates.
         if (round % 2 === 1) sides.reverse();
         for (const [label, server] of sides) {
-          const result = await drive(server.baseUrl, request, { connections: CONNECTIONS, duration: DURATION }, server);
+          const result = await lib.drive(server.baseUrl, request, { connections: CONNECTIONS, duration: DURATION }, server);
           runs[op][label].push(result);
           console.error(
             `  ${op} ${label} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest} µs CPU/req, p50 ${result.p50} ms, p99 ${result.p99} ms`,
@@ -115,13 +97,13 @@ async function main() {
 
     const summary = {};
     for (const [op, byServer] of Object.entries(runs)) {
-      const of = (label, key) => round(mean(byServer[label].map((r) => r[key])));
+      const of = (label, key) => lib.round(lib.mean(byServer[label].map((r) => r[key])));
       summary[op] = {
         service: { rps: of('service', 'rps'), p50: of('service', 'p50'), p99: of('service', 'p99') },
         baseline: { rps: of('baseline', 'rps'), p50: of('baseline', 'p50'), p99: of('baseline', 'p99') },
       };
-      summary[op].throughputRatio = round(summary[op].service.rps / summary[op].baseline.rps);
-      summary[op].p99Ratio = round(summary[op].service.p99 / summary[op].baseline.p99);
+      summary[op].throughputRatio = lib.round(summary[op].service.rps / summary[op].baseline.rps);
+      summary[op].p99Ratio = lib.round(summary[op].service.p99 / summary[op].baseline.p99);
       // Paired within each round, so a busy spell of the machine weighs on one ratio, not on one side.
       const ratios = (key) => byServer.service.map((s, i) => s[key] / byServer.baseline[i][key]);
       summary[op].rpsRatios = spread(ratios('rps'));
@@ -154,7 +136,7 @@ async function main() {
     }
     console.log(`\nservice peak RSS: ${peakRssMb} MB (baseline: ${baselinePeakRssMb} MB)`);
 
-    const file = writeResults('bench', {
+    const file = lib.writeResults('bench', {
       started,
       machine: host,
       settings: {
@@ -181,10 +163,10 @@ async function main() {
 
 function spread(values) {
   return {
-    mean: round(mean(values), 3),
-    min: round(Math.min(...values), 3),
-    max: round(Math.max(...values), 3),
-    values: values.map((v) => round(v, 3)),
+    mean: lib.round(lib.mean(values), 3),
+    min: lib.round(Math.min(...values), 3),
+    max: lib.round(Math.max(...values), 3),
+    values: values.map((v) => lib.round(v, 3)),
   };
 }
 

@@ -7,24 +7,9 @@
  */
 const { join } = require('node:path');
 const { Client } = require('pg');
-const {
-  ROOT,
-  SERVICE,
-  CURSOR_SECRET,
-  METRICS_TOKEN,
-  handleArguments,
-  buildIfStale,
-  createDatabase,
-  seed,
-  startServer,
-  drive,
-  machine,
-  writeResults,
-  mean,
-  round,
-} = require('./lib');
+const lib = require('./lib');
 
-handleArguments(`Usage: pnpm bench:scale   (node bench/scale.js)
+lib.handleArguments(`Usage: pnpm bench:scale   (node bench/scale.js)
   Listing as the store grows: two service instances, on BENCH_SMALL and BENCH_LARGE pets, first and deep
   pages, A B A B. Builds first when the build is stale; servers listen on free ports. Results go to bench/results/.
 Environment:
@@ -34,9 +19,9 @@ Environment:
   BENCH_DURATION     seconds per measured run (default 10)
   BENCH_ROUNDS       rounds (default 2)
   BENCH_CONNECTIONS  concurrent connections (default 10)`);
-buildIfStale();
-const { PetCursors } = require(join(ROOT, 'apps/api/dist/pets/pet-cursors'));
-const { LIST_BY_STATUS } = require(join(ROOT, 'apps/api/dist/pets/pets.service'));
+lib.buildIfStale();
+const { PetCursors } = require(join(lib.ROOT, 'apps/api/dist/pets/pet-cursors'));
+const { LIST_BY_STATUS } = require(join(lib.ROOT, 'apps/api/dist/pets/pets.service'));
 
 const SMALL = Number(process.env.BENCH_SMALL || 10_000);
 const LARGE = Number(process.env.BENCH_LARGE || 1_000_000);
@@ -47,7 +32,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 /** The pages measured at a store of `size` pets. Seeded statuses go in turn, so `sold` is every id ≡ 0 (mod 3). */
 function pages(size) {
   const deepAfter = String(size - 3000 - (size % 3)); // a sold pet 3,000 ids before the end: 50 pages of 20 remain
-  const cursor = new PetCursors({ cursorSecrets: [CURSOR_SECRET] }).issue(deepAfter, 'sold');
+  const cursor = new PetCursors({ cursorSecrets: [lib.CURSOR_SECRET] }).issue(deepAfter, 'sold');
   return {
     first: { method: 'GET', path: '/v1/pets?limit=20&status=sold' },
     deep: { method: 'GET', path: `/v1/pets?limit=20&status=sold&cursor=${cursor}` },
@@ -76,30 +61,37 @@ async function explain(url, afterId) {
 
 async function main() {
   const started = new Date().toISOString();
-  const host = machine();
+  const host = lib.machine();
   const sizes = { small: SMALL, large: LARGE };
   const databases = {};
   const servers = {};
   try {
     for (const [label, size] of Object.entries(sizes)) {
-      databases[label] = await createDatabase(`scale_${label}`);
-      servers[label] = await startServer({
+      databases[label] = await lib.createDatabase(`scale_${label}`);
+      servers[label] = await lib.startServer({
         name: `service (${size} pets)`,
-        ...SERVICE,
-        env: { ...SERVICE.env, NODE_ENV: 'production', DATABASE_URL: databases[label].url, CURSOR_SECRET, METRICS_TOKEN, RATE_LIMIT_PER_MINUTE: '0' },
+        ...lib.SERVICE,
+        env: {
+          ...lib.SERVICE.env,
+          NODE_ENV: 'production',
+          DATABASE_URL: databases[label].url,
+          CURSOR_SECRET: lib.CURSOR_SECRET,
+          METRICS_TOKEN: lib.METRICS_TOKEN,
+          RATE_LIMIT_PER_MINUTE: '0',
+        },
       });
       const seeding = Date.now();
-      await seed(databases[label].url, size);
+      await lib.seed(databases[label].url, size);
       console.error(`seeded ${size} pets in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
     }
     const plans = { first: await explain(databases.large.url, 0), deep: await explain(databases.large.url, LARGE - 3000 - (LARGE % 3)) };
     const runs = {};
     for (const page of ['first', 'deep']) {
       for (const label of Object.keys(sizes))
-        await drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: 3 });
+        await lib.drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: 3 });
       for (let r = 0; r < ROUNDS; r += 1) {
         for (const label of Object.keys(sizes)) {
-          const result = await drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: DURATION });
+          const result = await lib.drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: DURATION });
           (runs[`${label} ${page}`] ??= []).push(result);
           console.error(
             `  ${page} page at ${sizes[label]} pets, round ${r + 1}: ${Math.round(result.rps)} req/s, mean ${result.mean} ms, p99 ${result.p99} ms`,
@@ -110,15 +102,15 @@ async function main() {
     const summary = {};
     for (const [key, results] of Object.entries(runs)) {
       summary[key] = {
-        rps: round(mean(results.map((x) => x.rps))),
-        meanMs: round(mean(results.map((x) => x.mean))),
-        p99: round(mean(results.map((x) => x.p99))),
+        rps: lib.round(lib.mean(results.map((x) => x.rps))),
+        meanMs: lib.round(lib.mean(results.map((x) => x.mean))),
+        p99: lib.round(lib.mean(results.map((x) => x.p99))),
       };
     }
     const ratios = {
-      largeFirstVsSmallFirst: round(summary['large first'].meanMs / summary['small first'].meanMs),
-      largeDeepVsLargeFirst: round(summary['large deep'].meanMs / summary['large first'].meanMs),
-      smallDeepVsSmallFirst: round(summary['small deep'].meanMs / summary['small first'].meanMs),
+      largeFirstVsSmallFirst: lib.round(summary['large first'].meanMs / summary['small first'].meanMs),
+      largeDeepVsLargeFirst: lib.round(summary['large deep'].meanMs / summary['large first'].meanMs),
+      smallDeepVsSmallFirst: lib.round(summary['small deep'].meanMs / summary['small first'].meanMs),
     };
     console.log(`\nListing as the store grows (limit=20&status=sold, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s, A B A B)`);
     console.log(`machine: ${host.cpus} cpus (${host.cpuModel}), ${host.memoryGiB} GiB, node ${host.node}\n`);
@@ -132,7 +124,7 @@ async function main() {
       `\ntime ratios: ${LARGE} vs ${SMALL} pets (first page) ${ratios.largeFirstVsSmallFirst}; deep vs first page at ${LARGE}: ${ratios.largeDeepVsLargeFirst}`,
     );
     console.log(`plans at ${LARGE} pets: first page ${JSON.stringify(plans.first)}; deep page ${JSON.stringify(plans.deep)}`);
-    const file = writeResults('scale', {
+    const file = lib.writeResults('scale', {
       started,
       machine: host,
       settings: { small: SMALL, large: LARGE, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS },

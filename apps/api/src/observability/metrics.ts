@@ -49,6 +49,53 @@ function collectProcessMetrics(registry: Registry): void {
   }
 }
 
+/** The pool gauges, read at each scrape: name, help, and the field of pg's pool they report. */
+const POOL_GAUGES: [string, string, keyof PoolStats][] = [
+  ['petstore_db_pool_connections', 'Connections the pool holds to PostgreSQL', 'totalCount'],
+  ['petstore_db_pool_idle_connections', 'Pool connections not running a statement', 'idleCount'],
+  ['petstore_db_pool_waiting_requests', 'Statements waiting for a pool connection', 'waitingCount'],
+];
+
+/** The counters of events with a fixed set of reasons: name, help, label, and `{ handle: label value }`. */
+const FIXED_COUNTERS = {
+  keyCache: [
+    'petstore_api_key_cache_lookups_total',
+    'Look-ups of issued API keys in the in-process cache, by result (hit, miss: asked the database)',
+    'result',
+    { hit: 'hit', miss: 'miss' },
+  ],
+  authRefusals: [
+    'petstore_auth_refusals_total',
+    'Requests refused by authentication (missing, invalid key: 401) or authorisation (forbidden: 403)',
+    'reason',
+    { missing: 'missing', invalid: 'invalid', forbidden: 'forbidden' },
+  ],
+  rateLimited: [
+    'petstore_rate_limited_total',
+    'Requests refused with 429, by limit (api_key: the per-key quota; address: too many failed authentications)',
+    'limit',
+    { apiKey: 'api_key', address: 'address' },
+  ],
+  idempotency: [
+    'petstore_idempotency_total',
+    'Idempotency-Key outcomes other than a first run: replayed, key_reused (422), in_progress (409)',
+    'outcome',
+    { replayed: 'replayed', keyReused: 'key_reused', inProgress: 'in_progress' },
+  ],
+} as const;
+
+/** A counter whose one label takes a fixed set of values, each bound up front: `{ handle: label value }` in, `{ handle: Count }` out. */
+function fixedCounter<K extends string>(
+  registers: Registry[],
+  name: string,
+  help: string,
+  label: string,
+  values: Record<K, string>,
+): Record<K, Count> {
+  const counter = new BoundCounter(name, help, [label]).registerIn(registers);
+  return Object.fromEntries(Object.entries<string>(values).map(([handle, value]) => [handle, counter.bind({ [label]: value })])) as Record<K, Count>;
+}
+
 interface RequestSeries {
   count: Count;
   duration: Timing;
@@ -106,62 +153,19 @@ export class Metrics {
       STATEMENT_BUCKETS,
     ).registerIn(registers);
     const read = () => this.pool() ?? { totalCount: 0, idleCount: 0, waitingCount: 0 };
-    new Gauge({
-      name: 'petstore_db_pool_connections',
-      help: 'Connections the pool holds to PostgreSQL',
-      registers,
-      collect() {
-        this.set(read().totalCount);
-      },
-    });
-    new Gauge({
-      name: 'petstore_db_pool_idle_connections',
-      help: 'Pool connections not running a statement',
-      registers,
-      collect() {
-        this.set(read().idleCount);
-      },
-    });
-    new Gauge({
-      name: 'petstore_db_pool_waiting_requests',
-      help: 'Statements waiting for a pool connection',
-      registers,
-      collect() {
-        this.set(read().waitingCount);
-      },
-    });
-    const cache = new BoundCounter(
-      'petstore_api_key_cache_lookups_total',
-      'Look-ups of issued API keys in the in-process cache, by result (hit, miss: asked the database)',
-      ['result'],
-    ).registerIn(registers);
-    this.keyCache = { hit: cache.bind({ result: 'hit' }), miss: cache.bind({ result: 'miss' }) };
-    const auth = new BoundCounter(
-      'petstore_auth_refusals_total',
-      'Requests refused by authentication (missing, invalid key: 401) or authorisation (forbidden: 403)',
-      ['reason'],
-    ).registerIn(registers);
-    this.authRefusals = {
-      missing: auth.bind({ reason: 'missing' }),
-      invalid: auth.bind({ reason: 'invalid' }),
-      forbidden: auth.bind({ reason: 'forbidden' }),
-    };
-    const limited = new BoundCounter(
-      'petstore_rate_limited_total',
-      'Requests refused with 429, by limit (api_key: the per-key quota; address: too many failed authentications)',
-      ['limit'],
-    ).registerIn(registers);
-    this.rateLimited = { apiKey: limited.bind({ limit: 'api_key' }), address: limited.bind({ limit: 'address' }) };
-    const idempotency = new BoundCounter(
-      'petstore_idempotency_total',
-      'Idempotency-Key outcomes other than a first run: replayed, key_reused (422), in_progress (409)',
-      ['outcome'],
-    ).registerIn(registers);
-    this.idempotency = {
-      replayed: idempotency.bind({ outcome: 'replayed' }),
-      keyReused: idempotency.bind({ outcome: 'key_reused' }),
-      inProgress: idempotency.bind({ outcome: 'in_progress' }),
-    };
+    for (const [name, help, field] of POOL_GAUGES)
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read()[field]);
+        },
+      });
+    this.keyCache = fixedCounter(registers, ...FIXED_COUNTERS.keyCache);
+    this.authRefusals = fixedCounter(registers, ...FIXED_COUNTERS.authRefusals);
+    this.rateLimited = fixedCounter(registers, ...FIXED_COUNTERS.rateLimited);
+    this.idempotency = fixedCounter(registers, ...FIXED_COUNTERS.idempotency);
     // Binding exports every fixed series from the start at 0: a rate over a series that appears late misses its first increments.
   }
 
