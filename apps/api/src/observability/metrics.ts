@@ -96,6 +96,14 @@ function fixedCounter<K extends string>(
   return Object.fromEntries(Object.entries<string>(values).map(([handle, value]) => [handle, counter.bind({ [label]: value })])) as Record<K, Count>;
 }
 
+/** The handles of one of FIXED_COUNTERS, named as in its table. */
+type Handles<C extends keyof typeof FIXED_COUNTERS> = Record<keyof (typeof FIXED_COUNTERS)[C][3], Count>;
+
+/** Metrics off: the same handles, each a no-op. */
+function noops<K extends string>(values: Record<K, string>): Record<K, Count> {
+  return Object.fromEntries(Object.keys(values).map((handle): [string, Count] => [handle, NOOP])) as Record<K, Count>;
+}
+
 interface RequestSeries {
   count: Count;
   duration: Timing;
@@ -119,18 +127,18 @@ export class Metrics {
   /** A worker of WEB_CONCURRENCY > 1 answers a scrape with every worker's metrics (see cluster-metrics). */
   private readonly scrape: () => Promise<string>;
 
-  readonly keyCache: { hit: Count; miss: Count };
-  readonly authRefusals: { missing: Count; invalid: Count; forbidden: Count };
-  readonly rateLimited: { apiKey: Count; address: Count };
-  readonly idempotency: { replayed: Count; keyReused: Count; inProgress: Count };
+  readonly keyCache: Handles<'keyCache'>;
+  readonly authRefusals: Handles<'authRefusals'>;
+  readonly rateLimited: Handles<'rateLimited'>;
+  readonly idempotency: Handles<'idempotency'>;
 
   constructor(readonly enabled: boolean) {
     this.scrape = enabled && cluster.isWorker ? workerScrape(this.registry) : () => this.registry.metrics();
     if (!enabled) {
-      this.keyCache = { hit: NOOP, miss: NOOP };
-      this.authRefusals = { missing: NOOP, invalid: NOOP, forbidden: NOOP };
-      this.rateLimited = { apiKey: NOOP, address: NOOP };
-      this.idempotency = { replayed: NOOP, keyReused: NOOP, inProgress: NOOP };
+      this.keyCache = noops(FIXED_COUNTERS.keyCache[3]);
+      this.authRefusals = noops(FIXED_COUNTERS.authRefusals[3]);
+      this.rateLimited = noops(FIXED_COUNTERS.rateLimited[3]);
+      this.idempotency = noops(FIXED_COUNTERS.idempotency[3]);
       return;
     }
     const registers = [this.registry];
