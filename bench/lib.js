@@ -3,16 +3,13 @@
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { once } = require('node:events');
-const { readFileSync, writeFileSync, mkdirSync } = require('node:fs');
+const { writeFileSync, mkdirSync } = require('node:fs');
 const os = require('node:os');
 const { join } = require('node:path');
 const { createInterface } = require('node:readline');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
-const { childPids, statusKb } = require('../scripts/proc');
-
-/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on every Linux build we run). */
-const CLOCK_TICKS = 100;
+const { childPids, cpuSeconds, statusKb } = require('../scripts/proc');
 
 const ROOT = join(__dirname, '..');
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -153,16 +150,6 @@ async function startServer({ name, command, args = [], env }) {
 function peakRssMb(pid) {
   const kb = [pid, ...childPids(pid)].reduce((sum, p) => sum + statusKb(p, 'VmHWM'), 0);
   return Math.round(kb / 1024);
-}
-
-function cpuSeconds(pid) {
-  try {
-    // Fields after the command (which may hold spaces, hence from the last ")"): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
 }
 
 /** The three operations, as autocannon requests. `ids` bounds the ids `get` asks for. */
