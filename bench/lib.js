@@ -25,6 +25,8 @@ const AUTH = { authorization: `Bearer ${API_KEY}` };
 const SERVICE = { command: join(ROOT, 'apps', 'api', 'start.sh'), env: { NODE: process.execPath } };
 /** The bare Fastify + pg server the service is measured against. */
 const BASELINE = { command: process.execPath, args: ['bench/baseline-server.js'] };
+/** The bare server plus the log line, headers and metrics the service gives every answer. */
+const SAME_WORK = { command: process.execPath, args: ['bench/same-work-server.js'] };
 
 /**
  * `--help`/`-h`: prints the usage and ends the process (exit 0) before any work; anything else but the
@@ -213,6 +215,7 @@ module.exports = {
   ROOT,
   SERVICE,
   BASELINE,
+  SAME_WORK,
   handleArguments,
   envOptions,
   withoutEnvOptions,

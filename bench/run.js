@@ -1,19 +1,22 @@
 'use strict';
 /*
- * `pnpm bench`: the service (production mode, built from this tree) against the bare Fastify + pg
- * baseline, or against the same service with other settings (--versus-env), each on its own database of
- * the same PostgreSQL server, driven in rounds A B, B A, … so that noise from the machine falls on both.
- * Besides req/s and latency, each side's CPU time per request, from /proc/<pid>/stat.
+ * `pnpm bench`: the service (production mode, built from this tree) against two yardsticks, the same-work
+ * server (bare Fastify + pg plus the service's log line, headers and metrics) and the bare one, or against
+ * the same service with other settings (--versus-env). The service has a database of its own on the same
+ * PostgreSQL server; sides are driven in rounds whose order turns, so that noise from the machine falls on
+ * all. Besides req/s and latency, each side's CPU time per request, from /proc/<pid>/stat.
  * Settings: the usage below.
  */
 const lib = require('./lib');
 
 lib.handleArguments(
   `Usage: pnpm bench   (node bench/run.js)
-  The service (production mode, as pnpm start runs it) against a bare Fastify + pg baseline, A B B A, on
-  databases of their own on a PostgreSQL server; about 3.5 minutes with the defaults. Reports req/s, latency
-  and CPU time per request of each side's processes (/proc/<pid>/stat), and their ratios per round. Builds first when
-  the build is stale. Servers listen on free ports chosen at run time. Results go to bench/results/.
+  The service (production mode, as pnpm start runs it) against the same-work yardstick (bare Fastify + pg
+  plus one pino line, helmet's headers, X-Request-Id, RateLimit headers and prom-client series per answer)
+  and the bare Fastify + pg one, in rounds whose order turns, on a PostgreSQL server; about 5 minutes with
+  the defaults. Reports req/s, latency and CPU time per request of each side's processes
+  (/proc/<pid>/stat), and the service's ratios to each yardstick per round. Builds first when the build is
+  stale. Servers listen on free ports chosen at run time. Results go to bench/results/.
 Environment:
   DATABASE_URL       the server (default postgres://postgres@127.0.0.1:5432/postgres)
   BENCH_PETS         pets seeded (default 5000)
@@ -24,7 +27,7 @@ Environment:
   WEB_CONCURRENCY    service processes (default 1)
 Options:
   --service-env NAME=VALUE   adds a variable to the service's environment (repeatable)
-  --versus-env NAME=VALUE    replaces the baseline by the same service with this variable on top
+  --versus-env NAME=VALUE    replaces the yardsticks by the same service with this variable on top
                              (repeatable): pnpm bench -- --versus-env METRICS_ENABLED=false`,
   lib.withoutEnvOptions(process.argv.slice(2)),
 );
@@ -41,7 +44,7 @@ const describe = (env) =>
   Object.entries(env)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-const B_LABEL = VERSUS ? `the same service with ${describe(VERSUS_EXTRA)}` : 'bare Fastify + pg baseline';
+const B_LABEL = VERSUS ? `the same service with ${describe(VERSUS_EXTRA)}` : 'the same-work and the bare Fastify + pg yardsticks';
 
 async function main() {
   lib.buildIfStale();
@@ -57,7 +60,8 @@ async function main() {
       DATABASE_URL: url,
       CURSOR_SECRET: lib.CURSOR_SECRET,
       METRICS_TOKEN: lib.METRICS_TOKEN,
-      RATE_LIMIT_PER_MINUTE: '0',
+      // A quota the bench never reaches: the RateLimit headers are part of the work, as in the same-work yardstick.
+      RATE_LIMIT_PER_MINUTE: '1000000',
       ...(process.env.WEB_CONCURRENCY && { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY }),
       ...SERVICE_EXTRA,
     });
@@ -65,10 +69,20 @@ async function main() {
     await migrator.stop();
     const service = await lib.startServer({ name: 'service', ...lib.SERVICE, env: serviceEnv(databases.service.url) });
     servers.push(service);
-    const baseline = VERSUS
-      ? await lib.startServer({ name: 'versus', ...lib.SERVICE, env: { ...serviceEnv(databases.baseline.url), ...VERSUS_EXTRA } })
-      : await lib.startServer({ name: 'baseline', ...lib.BASELINE, env: { DATABASE_URL: databases.baseline.url } });
-    servers.push(baseline);
+    const sides = [['service', service]];
+    if (VERSUS) {
+      const versus = await lib.startServer({ name: 'versus', ...lib.SERVICE, env: { ...serviceEnv(databases.baseline.url), ...VERSUS_EXTRA } });
+      sides.push(['versus', versus]);
+    } else {
+      for (const [label, yardstick] of [
+        ['same-work', lib.SAME_WORK],
+        ['bare', lib.BASELINE],
+      ]) {
+        const server = await lib.startServer({ name: label, ...yardstick, env: { DATABASE_URL: databases.baseline.url } });
+        sides.push([label, server]);
+      }
+    }
+    servers.push(...sides.slice(1).map(([, server]) => server));
     await lib.seed(databases.service.url, PETS);
     await lib.seed(databases.baseline.url, PETS);
 
@@ -76,16 +90,14 @@ async function main() {
     const ops = Object.fromEntries(Object.entries(lib.operations(PETS)).filter(([op]) => !only || only.includes(op)));
     const runs = {};
     for (const [op, request] of Object.entries(ops)) {
-      runs[op] = { service: [], baseline: [] };
-      for (const server of [service, baseline]) await lib.drive(server.baseUrl, request, { connections: CONNECTIONS, duration: 3 }); // warm-up
+      runs[op] = Object.fromEntries(sides.map(([label]) => [label, []]));
+      for (const [, server] of sides) await lib.drive(server.baseUrl, request, { connections: CONNECTIONS, duration: 3 }); // warm-up
       for (let round = 0; round < ROUNDS; round += 1) {
-        const sides = [
-          ['service', service],
-          ['baseline', baseline],
-        ];
-        // A B, then B A: whichever side runs second in a round (a warmer or a busier machine) alternates.
-        if (round % 2 === 1) sides.reverse();
-        for (const [label, server] of sides) {
+        // The order turns each round and reverses every other one, so that whichever side runs after
+        // another (a warmer or a busier machine) changes from round to round.
+        const order = sides.map((_, i) => sides[(i + round) % sides.length]);
+        if (round % 2 === 1) order.reverse();
+        for (const [label, server] of order) {
           const result = await lib.drive(server.baseUrl, request, { connections: CONNECTIONS, duration: DURATION }, server);
           runs[op][label].push(result);
           console.error(
@@ -95,46 +107,46 @@ async function main() {
       }
     }
 
+    const labels = sides.map(([label]) => label);
     const summary = {};
-    for (const [op, byServer] of Object.entries(runs)) {
-      const of = (label, key) => lib.round(lib.mean(byServer[label].map((r) => r[key])));
-      summary[op] = {
-        service: { rps: of('service', 'rps'), p50: of('service', 'p50'), p99: of('service', 'p99') },
-        baseline: { rps: of('baseline', 'rps'), p50: of('baseline', 'p50'), p99: of('baseline', 'p99') },
-      };
-      summary[op].throughputRatio = lib.round(summary[op].service.rps / summary[op].baseline.rps);
-      summary[op].p99Ratio = lib.round(summary[op].service.p99 / summary[op].baseline.p99);
+    for (const [op, bySide] of Object.entries(runs)) {
+      const of = (label, key) => lib.round(lib.mean(bySide[label].map((r) => r[key])));
+      summary[op] = Object.fromEntries(
+        labels.map((label) => [
+          label,
+          { rps: of(label, 'rps'), p50: of(label, 'p50'), p99: of(label, 'p99'), cpuUsPerRequest: of(label, 'cpuUsPerRequest') },
+        ]),
+      );
       // Paired within each round, so a busy spell of the machine weighs on one ratio, not on one side.
-      const ratios = (key) => byServer.service.map((s, i) => s[key] / byServer.baseline[i][key]);
-      summary[op].rpsRatios = spread(ratios('rps'));
-      summary[op].cpuPerRequestRatios = spread(ratios('cpuUsPerRequest'));
-      summary[op].service.cpuUsPerRequest = of('service', 'cpuUsPerRequest');
-      summary[op].baseline.cpuUsPerRequest = of('baseline', 'cpuUsPerRequest');
+      summary[op].versus = Object.fromEntries(
+        labels.slice(1).map((label) => {
+          const ratios = (key) => spread(bySide.service.map((s, i) => s[key] / bySide[label][i][key]));
+          return [label, { rps: ratios('rps'), cpuPerRequest: ratios('cpuUsPerRequest'), p50: ratios('p50'), p99: ratios('p99') }];
+        }),
+      );
     }
-    const peakRssMb = service.peakRssMb();
-    const baselinePeakRssMb = baseline.peakRssMb();
+    const peakRssMb = Object.fromEntries(sides.map(([label, server]) => [label, server.peakRssMb()]));
 
     if (Object.keys(SERVICE_EXTRA).length > 0) console.log(`\nservice run with ${describe(SERVICE_EXTRA)}`);
     console.log(
-      `\nPet Store service vs ${B_LABEL}, shown as "baseline" (${PETS} pets, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side, A B B A)`,
+      `\nPet Store service vs ${B_LABEL} (${PETS} pets, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side, order turned each round)`,
     );
     console.log(`machine: ${host.cpus} cpus (${host.cpuModel}), ${host.memoryGiB} GiB, node ${host.node}\n`);
-    console.log('operation | service req/s | baseline req/s | ratio | service p50/p99 ms | baseline p50/p99 ms | p99 ratio');
-    console.log('--- | --- | --- | --- | --- | --- | ---');
+    console.log(`operation | ${labels.map((l) => `${l} req/s | ${l} p50/p99 ms | ${l} CPU µs/req`).join(' | ')}`);
+    console.log(`--- | ${labels.map(() => '--- | --- | ---').join(' | ')}`);
     for (const [op, s] of Object.entries(summary)) {
-      console.log(
-        `${op} | ${Math.round(s.service.rps)} | ${Math.round(s.baseline.rps)} | ${s.throughputRatio} | ${s.service.p50} / ${s.service.p99} | ${s.baseline.p50} / ${s.baseline.p99} | ${s.p99Ratio}`,
-      );
+      console.log(`${op} | ${labels.map((l) => `${Math.round(s[l].rps)} | ${s[l].p50} / ${s[l].p99} | ${s[l].cpuUsPerRequest}`).join(' | ')}`);
     }
-    console.log(
-      '\nper-round ratios service / baseline: mean (min–max)\noperation | req/s | CPU per request | service CPU µs/req | baseline CPU µs/req',
-    );
-    console.log('--- | --- | --- | --- | ---');
     const show = ({ mean: m, min, max }) => `${m} (${min}–${max})`;
-    for (const [op, s] of Object.entries(summary)) {
-      console.log(`${op} | ${show(s.rpsRatios)} | ${show(s.cpuPerRequestRatios)} | ${s.service.cpuUsPerRequest} | ${s.baseline.cpuUsPerRequest}`);
+    for (const label of labels.slice(1)) {
+      console.log(`\nservice / ${label}, paired per round: mean (min–max)\noperation | CPU per request | req/s | p50 | p99`);
+      console.log('--- | --- | --- | --- | ---');
+      for (const [op, s] of Object.entries(summary)) {
+        const v = s.versus[label];
+        console.log(`${op} | ${show(v.cpuPerRequest)} | ${show(v.rps)} | ${show(v.p50)} | ${show(v.p99)}`);
+      }
     }
-    console.log(`\nservice peak RSS: ${peakRssMb} MB (baseline: ${baselinePeakRssMb} MB)`);
+    console.log(`\npeak RSS MB: ${labels.map((l) => `${l} ${peakRssMb[l]}`).join(', ')}`);
 
     const file = lib.writeResults('bench', {
       started,
@@ -150,7 +162,6 @@ async function main() {
       },
       summary,
       peakRssMb,
-      baselinePeakRssMb,
       runs,
     });
     console.log(`results: ${file}`);

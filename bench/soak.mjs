@@ -2,6 +2,7 @@
 // memory; fails when any request errs or answers other than expected. Not part of CI: `pnpm bench:soak`.
 // DATABASE_URL selects a PostgreSQL server; without it the service runs on its embedded PostgreSQL.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
 const connections = Number(process.env.SOAK_CONNECTIONS ?? 16);
-const key = 'soak-key-0123456789abcdefghijklmnopq';
+const key = `pet_${randomBytes(32).toString('base64url')}`;
 const dataDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'petstore-soak-'));
 // On a server, a database of the soak's own, dropped at the end.
 const serverUrl = process.env.DATABASE_URL;
@@ -53,8 +54,9 @@ const child = spawn(process.execPath, ['apps/api/dist/bin/main.js'], {
     ...process.env,
     NODE_ENV: 'production',
     API_KEYS: key,
-    CURSOR_SECRET: 'soak-cursor-secret-0123456789abcdefghij',
-    METRICS_TOKEN: 'soak-metrics-token-0123456789abcdefghijklmnopq',
+    // Production refuses guessable secrets.
+    CURSOR_SECRET: randomBytes(32).toString('base64'),
+    METRICS_TOKEN: randomBytes(32).toString('hex'),
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',

@@ -41,7 +41,10 @@ describe('the node flags', () => {
     const script = (pkg: string) => JSON.parse(readFileSync(join(ROOT, pkg, 'package.json'), 'utf8')).scripts.start as string;
     expect(script('.')).toMatch(/(^|&& )apps\/api\/start\.sh$/);
     expect(script('apps/api')).toBe('./start.sh');
-    expect(readFileSync(join(ROOT, 'apps/api/Dockerfile'), 'utf8')).toMatch(/^CMD \["apps\/api\/start\.sh"\]$/m);
+    // The image holds the app's package (apps/api, deployed) in its WORKDIR, start.sh included.
+    const dockerfile = readFileSync(join(ROOT, 'apps/api/Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^CMD \["\.\/start\.sh"\]$/m);
+    expect(dockerfile).toMatch(/^COPY --from=build .*\/deploy\/start\.sh .*\.\/$/m);
     expect(readFileSync(join(ROOT, 'bench/lib.js'), 'utf8')).toContain("const SERVICE = { command: join(ROOT, 'apps', 'api', 'start.sh')");
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { Outcome, runLoad, sleep } from '../support/load';
 import { AUTH } from '../support/test-app';
-import { INSTANCES, Topology, useTopology } from './topology';
+import { INSTANCES, ONE_SOURCE_LOAD, Topology, useTopology } from './topology';
 
 /** Mixed load through HAProxy: creates with an Idempotency-Key, lists, gets. */
 function mixedLoad(topology: Topology, until: Promise<unknown>) {
@@ -33,7 +33,7 @@ const summary = (outcomes: Outcome[]) => {
 };
 
 describe('scale-out: zero-downtime operation behind HAProxy (test:cluster)', () => {
-  const cluster = useTopology({ RATE_LIMIT_PER_MINUTE: '0' });
+  const cluster = useTopology({ RATE_LIMIT_PER_MINUTE: '0' }, ONE_SOURCE_LOAD);
   beforeAll(() => cluster.sql.query(`INSERT INTO pets (name, category_id) VALUES ('first', 1)`));
 
   /** Mixed load until `script` ends; what failed, and which acknowledged pets the database lacks. */
@@ -89,5 +89,41 @@ describe('scale-out: zero-downtime operation behind HAProxy (test:cluster)', () 
     // A failure is a request the killed instance held: sent before the kill, answered within 3 s of it.
     expect(failures.filter((o) => o.start > killedAt || o.end > killedAt + 3000)).toEqual([]);
     expect(missing).toEqual([]);
+  });
+
+  it('survives PgBouncer restarts (SIGKILL, then SIGINT): no instance exits, no failure later than 3 s after the pooler is back', async () => {
+    const windows: { down: number; back: number; signal: string }[] = [];
+    let t0 = 0;
+    const script = (async () => {
+      await sleep(1500);
+      for (const signal of ['SIGKILL', 'SIGINT'] as const) {
+        const down = performance.now() - t0;
+        await cluster.topology.restartPgBouncer(signal, 1000);
+        windows.push({ down, back: performance.now() - t0, signal });
+        await sleep(5000);
+      }
+    })();
+    t0 = performance.now();
+    const { outcomes, failures } = await underLoad(script);
+    const exits = cluster.topology.instances.filter((instance) => instance.child.exitCode !== null || instance.child.signalCode !== null);
+    const late = failures.filter((o) => !windows.some((w) => o.end > w.down && o.start < w.back + 3000));
+    console.log(
+      `PgBouncer restarts under load: ${summary(outcomes)}; ` +
+        windows
+          .map((w) => {
+            const failed = failures.filter((o) => o.end > w.down && o.start < w.back + 3000);
+            const last = Math.max(w.back, ...failed.map((o) => o.end));
+            return `${w.signal}: down ${Math.round(w.back - w.down)} ms, ${failed.length} failed (503), the last ${Math.round(last - w.back)} ms after it was back`;
+          })
+          .join('; ') +
+        `; ${late.length} failures outside those windows; ${exits.length} instance exits`,
+    );
+    expect(exits.length).toBe(0);
+    expect(outcomes.length).toBeGreaterThan(100);
+    // Requests that needed the pooler while it was away answer 503, never hang past the 3 s promise.
+    expect(failures.filter((o) => o.status !== 503)).toEqual([]);
+    expect(late).toEqual([]);
+    // Every instance carries on: HAProxy sees all three up.
+    await cluster.topology.waitForServers(INSTANCES);
   });
 });

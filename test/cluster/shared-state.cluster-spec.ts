@@ -19,6 +19,7 @@ describe('scale-out: shared state through the pooler (test:cluster)', () => {
       'CreateApiKeys1763856000000',
       'CreateIdempotencyKeys1763942400000',
       'CapPetIds1764028800000',
+      'AddApiKeysLastDeprecatedCall1764115200000',
     ]);
     expect(await cluster.topology.serverStates()).toEqual(['UP', 'UP', 'UP']);
   });

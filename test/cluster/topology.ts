@@ -13,6 +13,13 @@ import { findBinary, freePorts, gidOf, readLog, uidOf, waitForPort } from './ser
 const DEPLOY = join(__dirname, '..', '..', 'deploy');
 export const INSTANCES = 3;
 
+/**
+ * For suites whose load all comes from 127.0.0.1 (the contract suites, 8 clients of mixed load): lifts
+ * the balancer's per-source limits, which deploy/haproxy/haproxy.cfg sets for the public. The flood
+ * scenario runs on the deployed limits.
+ */
+export const ONE_SOURCE_LOAD = { HAPROXY_SOURCE_CONNECTIONS: '10000', HAPROXY_SOURCE_REQUESTS_PER_10S: '10000000' };
+
 /** Every process a topology started and has not seen end: killed if the test process exits first (a timeout, a crash). */
 const running = new Set<ChildProcess>();
 process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
@@ -29,6 +36,7 @@ const track = (child: ChildProcess) => {
 export class Topology {
   readonly instances: ServiceProcess[] = [];
   private readonly children: ChildProcess[] = [];
+  private pgbouncer?: ChildProcess;
   private stopping = false;
   private constructor(
     readonly dir: string,
@@ -36,6 +44,7 @@ export class Topology {
     readonly ports: number[],
     readonly pgbouncerUrl: string,
     readonly instanceEnv: Record<string, string>,
+    private readonly balancerEnv: Record<string, string>,
   ) {}
 
   /** The balancer's address. */
@@ -43,7 +52,8 @@ export class Topology {
     return `http://127.0.0.1:${this.ports[0]}`;
   }
 
-  static async start(env: Record<string, string> = {}): Promise<Topology> {
+  /** `env` is the instances' (over the defaults below); `balancer` overrides HAProxy's settings (ONE_SOURCE_LOAD). */
+  static async start(env: Record<string, string> = {}, balancer: Record<string, string> = {}): Promise<Topology> {
     process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
     const dir = mkdtempSync(join(tmpdir(), 'petstore-cluster-'));
     const database = await createTestDatabase();
@@ -52,19 +62,26 @@ export class Topology {
     const direct = new URL(database.url);
     const pooled = new URL(database.url);
     pooled.host = `127.0.0.1:${ports[1]}`;
-    const topology = new Topology(dir, database, ports, pooled.toString(), {
-      NODE_ENV: 'production',
-      DATABASE_URL: pooled.toString(),
-      DATABASE_POOLING: 'transaction',
-      DATABASE_DIRECT_URL: direct.toString(),
-      REDIS_URL: `redis://127.0.0.1:${ports[2]}`,
-      CURSOR_SECRET: randomBytes(32).toString('base64'),
-      METRICS_TOKEN: randomBytes(32).toString('hex'),
-      DRAIN_DELAY_MS: '1500',
-      TRUST_PROXY: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...env,
-    });
+    const topology = new Topology(
+      dir,
+      database,
+      ports,
+      pooled.toString(),
+      {
+        NODE_ENV: 'production',
+        DATABASE_URL: pooled.toString(),
+        DATABASE_POOLING: 'transaction',
+        DATABASE_DIRECT_URL: direct.toString(),
+        REDIS_URL: `redis://127.0.0.1:${ports[2]}`,
+        CURSOR_SECRET: randomBytes(32).toString('base64'),
+        METRICS_TOKEN: randomBytes(32).toString('hex'),
+        DRAIN_DELAY_MS: '1500',
+        TRUST_PROXY: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      balancer,
+    );
     try {
       await topology.startPgBouncer(direct);
       await topology.startRedis();
@@ -101,6 +118,11 @@ export class Topology {
 
   /** The state HAProxy holds of each instance (UP, DOWN, …), from its stats socket. */
   async serverStates(): Promise<string[]> {
+    return (await this.serverStats()).map((server) => server.status);
+  }
+
+  /** Each instance's state and how many times HAProxy's checks took it from UP to DOWN (its `chkdown`). */
+  async serverStats(): Promise<{ status: string; downs: number }[]> {
     const socket = connect(join(this.dir, 'haproxy.sock'));
     socket.end('show stat\n');
     let csv = '';
@@ -110,7 +132,24 @@ export class Topology {
       .split('\n')
       .map((line) => line.split(','));
     const column = (name: string) => header.indexOf(name === 'pxname' ? '# pxname' : name);
-    return rows.filter((row) => row[column('pxname')] === 'api' && /^api\d/.test(row[column('svname')])).map((row) => row[column('status')]);
+    return rows
+      .filter((row) => row[column('pxname')] === 'api' && /^api\d/.test(row[column('svname')]))
+      .map((row) => ({ status: row[column('status')], downs: Number(row[column('chkdown')]) }));
+  }
+
+  /** Ends PgBouncer with `signal` (SIGKILL: a crash; SIGINT: its safe shutdown) and starts it again on its port after `downMs`. */
+  async restartPgBouncer(signal: NodeJS.Signals, downMs: number): Promise<void> {
+    const old = this.pgbouncer!;
+    const ended = once(old, 'exit');
+    old.kill(signal);
+    await ended;
+    await new Promise((resolve) => setTimeout(resolve, downMs));
+    await this.spawnPgBouncer();
+  }
+
+  /** SIGSTOP / SIGCONT to PgBouncer: a pooler that stops answering without closing anything. */
+  signalPgBouncer(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    this.pgbouncer!.kill(signal);
   }
 
   async stop(): Promise<void> {
@@ -140,11 +179,16 @@ export class Topology {
     // PgBouncer refuses to run as root: as root, it runs as the postgres user (setpriv execs, so the pid is PgBouncer's).
     const asRoot = process.getuid?.() === 0;
     if (asRoot) for (const file of ['', 'pgbouncer.ini', 'userlist.txt']) chownSync(join(this.dir, file), uidOf('postgres'), gidOf('postgres'));
+    await this.spawnPgBouncer();
+  }
+
+  private async spawnPgBouncer(): Promise<void> {
+    const asRoot = process.getuid?.() === 0;
     const binary = findBinary('pgbouncer');
     const [command, args] = asRoot
       ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', binary, join(this.dir, 'pgbouncer.ini')]]
       : [binary, [join(this.dir, 'pgbouncer.ini')]];
-    this.spawn(command, args);
+    this.pgbouncer = this.spawn(command, args);
     await waitForPort(this.ports[1], () => readLog(join(this.dir, 'pgbouncer.log')));
   }
 
@@ -159,6 +203,7 @@ export class Topology {
       HAPROXY_STATS_SOCKET: join(this.dir, 'haproxy.sock'),
       PETSTORE_STATIC_SERVERS: '1',
       ...Object.fromEntries(Array.from({ length: INSTANCES }, (_, i) => [`API_SERVER_${i + 1}`, `127.0.0.1:${this.ports[3 + i]}`])),
+      ...this.balancerEnv,
     };
     this.spawn(findBinary('haproxy'), ['-db', '-f', join(DEPLOY, 'haproxy', 'haproxy.cfg')], env);
     await waitForPort(this.ports[0], () => '');
@@ -178,10 +223,10 @@ export class Topology {
 }
 
 /** For a suite: beforeAll starts a Topology and connects a client straight to its database; afterAll stops both. */
-export function useTopology(env: Record<string, string>): { topology: Topology; sql: Client } {
+export function useTopology(env: Record<string, string>, balancer: Record<string, string> = {}): { topology: Topology; sql: Client } {
   const suite = {} as { topology: Topology; sql: Client };
   beforeAll(async () => {
-    suite.topology = await Topology.start(env);
+    suite.topology = await Topology.start(env, balancer);
     suite.sql = new Client({ connectionString: suite.topology.database.url });
     await suite.sql.connect();
   }, 60_000);

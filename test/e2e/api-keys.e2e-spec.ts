@@ -58,11 +58,14 @@ describe('API keys (e2e)', () => {
       expiresAt: '2030-01-01T00:00:00.000Z',
       revokedAt: null,
       replacedBy: null,
+      lastDeprecatedCallAt: null,
     });
     const table = await keys('list');
     expect(table.code).toBe(0);
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+LABEL\s+SCOPES\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED\s+REPLACED BY$/);
-    expect(table.stdout).toMatch(new RegExp(`^${id}\\s+reader\\s+pets:read\\s+\\S+\\s+-\\s+2030-01-01T00:00:00Z\\s+-\\s+-$`, 'm'));
+    expect(table.stdout.split('\n')[0]).toMatch(
+      /^ID\s+LABEL\s+SCOPES\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED\s+REPLACED BY\s+LAST DEPRECATED CALL$/,
+    );
+    expect(table.stdout).toMatch(new RegExp(`^${id}\\s+reader\\s+pets:read\\s+\\S+\\s+-\\s+2030-01-01T00:00:00Z\\s+-\\s+-\\s+-$`, 'm'));
     for (const key of issued) {
       expect(table.stdout + JSON.stringify(rows)).not.toContain(key);
       expect(table.stdout).not.toContain(key.slice(4));
@@ -93,9 +96,16 @@ describe('API keys (e2e)', () => {
       [['rotate', '1', '--grace', '-1s'], "Option '--grace' argument is ambiguous."],
       [['list', '--frobnicate'], "Unknown option '--frobnicate'."],
       [['create', '--name', 'x', '--expires', '2099-02-31'], '--expires names a day that does not exist (got "2099-02-31")'],
-      [['create', '--name', 'evil\u202Eyek'], '--name must not contain control or bidirectional control characters'],
-      [['create', '--name', 'bell\u0007'], '--name must not contain control or bidirectional control characters'],
+      [['create', '--name', 'evil\u202Eyek'], '--name must not contain control or format characters (bidirectional controls, zero-width spaces)'],
+      [['create', '--name', 'bell\u0007'], '--name must not contain control or format characters (bidirectional controls, zero-width spaces)'],
       [['create'], '--name <label> is required: 1 to 100 characters'],
+      // U+200B (zero width space) shows "\u200Bops" as "ops": format characters (Unicode Cf) are refused too.
+      [['create', '--name', '\u200Bops'], '--name must not contain control or format characters (bidirectional controls, zero-width spaces)'],
+      [['create', '--name', 'ops\u2060'], '--name must not contain control or format characters (bidirectional controls, zero-width spaces)'],
+      // An empty scope list is a mistake, never "every scope".
+      [['create', '--name', 'x', '--scopes', ''], '--scopes: the list names no scope: the scopes are pets:read, pets:write, orders:read'],
+      [['create', '--name', 'x', '--scopes', ','], '--scopes: the list names no scope: the scopes are pets:read, pets:write, orders:read'],
+      [['create', '--name', 'x', '--scopes', ' '], '--scopes: the list names no scope: the scopes are pets:read, pets:write, orders:read'],
     ];
     for (const [args, message] of cases) {
       const result = await keys(...args);
@@ -105,7 +115,7 @@ describe('API keys (e2e)', () => {
     expect(
       await api.sql
         .query('SELECT label FROM api_keys WHERE label NOT IN ($1)', ['development key'])
-        .then((r) => r.rows.filter((row) => /evil|bell/.test(row.label))),
+        .then((r) => r.rows.filter((row) => /evil|bell|ops|^x$/.test(row.label))),
     ).toEqual([]);
   });
 
@@ -240,6 +250,19 @@ describe('API keys (e2e)', () => {
       expect(Date.now() - started).toBeLessThan(5000);
       await sleep(100);
     }
+  });
+
+  it('rotate keeps the expiry of a key that expires, unless --expires names another', async () => {
+    const expiring = await createKey('--name', 'expiring', '--expires', '2099-06-01T00:00:00Z');
+    const inherited = await keys('rotate', expiring.id, '--grace', '1h');
+    expect(inherited.code).toBe(0);
+    const later = await createKey('--name', 'expiring-later', '--expires', '2099-06-01T00:00:00Z');
+    const given = await keys('rotate', later.id, '--expires', '2099-12-31T00:00:00Z');
+    expect(given.code).toBe(0);
+    const rows = await listed();
+    const successorOf = (id: string) => rows.find((r) => r.id === rows.find((o) => o.id === id)!.replacedBy)!;
+    expect(successorOf(expiring.id)).toMatchObject({ label: 'expiring', expiresAt: '2099-06-01T00:00:00.000Z' });
+    expect(successorOf(later.id)).toMatchObject({ label: 'expiring-later', expiresAt: '2099-12-31T00:00:00.000Z' });
   });
 
   it('records "last used" in batches and shows it in the list', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONTRACTS_VERSION } from '@petstore/contracts';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
 import { TEST_API_KEY } from '../support/test-app';
 import { runOrThrow as run } from '../support/processes';
@@ -83,7 +84,7 @@ describe('@petstore/contracts and @petstore/client as packed tarballs, in a proj
     const tarballs = readdirSync(scratch)
       .filter((file) => file.endsWith('.tgz'))
       .sort();
-    expect(tarballs).toEqual(['petstore-client-1.0.0.tgz', 'petstore-contracts-1.0.0.tgz']);
+    expect(tarballs).toEqual([`petstore-client-${CONTRACTS_VERSION}.tgz`, `petstore-contracts-${CONTRACTS_VERSION}.tgz`]);
 
     writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '0.0.0' }));
     writeFileSync(
@@ -111,7 +112,7 @@ describe('@petstore/contracts and @petstore/client as packed tarballs, in a proj
     run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs.map((file) => `./${file}`)], scratch, { timeout: 240000 });
 
     const installed = JSON.parse(readFileSync(join(scratch, 'node_modules', '@petstore', 'contracts', 'package.json'), 'utf8'));
-    expect(installed.version).toBe('1.0.0');
+    expect(installed.version).toBe(CONTRACTS_VERSION);
     expect(JSON.stringify(installed)).not.toContain('workspace:');
     expect(readdirSync(join(scratch, 'node_modules', '@petstore', 'contracts')).sort()).toEqual([
       'CHANGELOG.md',

@@ -1,3 +1,4 @@
+import { API_VERSION } from '@petstore/contracts';
 import { STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
 import { JSON_CONTENT_TYPE } from '../support/expectations';
 
@@ -17,7 +18,7 @@ describe('the API documents, served without a key (e2e)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
     expect(document.openapi).toMatch(/^3\./);
-    expect(document.info).toMatchObject({ title: 'Pet Store API', version: '1.0.0' });
+    expect(document.info).toMatchObject({ title: 'Pet Store API', version: API_VERSION });
   });
 
   it('tells a reader of Swagger UI how to get a key', () => {
@@ -30,7 +31,7 @@ describe('the API documents, served without a key (e2e)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/yaml/);
     expect(response.text).toMatch(/^openapi: 3\./);
-    expect(response.text).toContain('version: 1.0.0');
+    expect(response.text).toContain(`version: ${API_VERSION}`);
     expect(response.text).toContain(`url: ${PUBLIC_BASE_URL}`);
   });
 
@@ -73,7 +74,7 @@ describe('the API documents, served without a key (e2e)', () => {
 
   it('documents the limit bounds and default, and the status default', () => {
     const limit = document.paths['/pets'].get.parameters.find((p: { name: string }) => p.name === 'limit');
-    expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20, example: 20 });
     expect(document.components.schemas.NewPet.properties.status.default).toBe('available');
     expect(document.components.schemas.NewPet.additionalProperties).toBe(false);
   });

@@ -50,15 +50,13 @@ describe('request ids and JSON logs (built service)', () => {
     expect(typeof line.durationMs).toBe('number');
   });
 
-  it('carries the request id on application lines logged during the request', async () => {
-    const response = await send('/v1/pets', { ...AUTH, 'x-request-id': 'app-line-1' });
-    expect(response.status).toBe(200);
-    const lines = await linesOf('app-line-1');
-    expect(lines.find((l) => l.context === 'RateLimit')).toMatchObject({
-      level: 40,
-      requestId: 'app-line-1',
-      msg: expect.stringMatching(/^rate limit not checked, Redis failed/),
-    });
+  it('carries the request id on application lines logged during the request; a Redis outage is one line, not one a request', async () => {
+    for (let i = 0; i < 30; i++) expect((await send('/v1/pets', { ...AUTH, 'x-request-id': `app-line-${i}` })).status).toBe(200);
+    await linesOf('app-line-29');
+    const outage = service.lines.map((line) => JSON.parse(line)).filter((line) => line.context === 'RateLimit');
+    expect(outage).toEqual([
+      expect.objectContaining({ level: 40, requestId: expect.any(String), msg: expect.stringMatching(/^rate limit not checked, Redis failed/) }),
+    ]);
   });
 
   it.each([
@@ -107,6 +105,23 @@ describe('request ids and JSON logs (built service)', () => {
     await linesOf('long-url-1');
     expect(service.lines.join('\n')).not.toContain('queryStringKey');
     for (const logged of service.lines.filter((l) => l.includes('long-url-1'))) expect(logged.length).toBeLessThan(1000);
+  });
+
+  it('never logs anything shaped like a key, wherever in the URL a client put it', async () => {
+    const key = 'pet_Lg7xW9vK2mN8pL4rT6yU1iO0aS5dF7gH9jK3lZ8xC2v';
+    const urls = [
+      `/v1/pets?${key}`,
+      `/v1/pets?access_token%3D${key}`,
+      `/v1/pets?cursor=${key}`,
+      `/v1/pets?limit=1;access_token=${key}`,
+      `/v1/pets/${key}`,
+      `/${key}`,
+    ];
+    for (const [i, url] of urls.entries()) {
+      await send(url, { ...AUTH, 'x-request-id': `key-shaped-${i}` });
+      await linesOf(`key-shaped-${i}`);
+    }
+    expect(service.lines.filter((line) => line.includes('Lg7xW9vK2mN8pL4rT6yU1iO0a'))).toEqual([]);
   });
 
   it('refuses an unknown LOG_LEVEL at start, naming the variable', () => {

@@ -136,7 +136,10 @@ describe('GET /metrics (e2e)', () => {
       listStatements: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_list', outcome: 'ok' }),
       getStatements: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_get', outcome: 'ok' }),
       insertStatements: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_insert', outcome: 'ok' }),
-      claims: delta('petstore_db_statement_duration_seconds_count', { statement: 'idempotency_claim', outcome: 'ok' }),
+      // A keyed create stores the pet and its answer in one statement; a key already taken fails it, then is read.
+      recordedInserts: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_insert_recorded', outcome: 'ok' }),
+      keyTaken: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_insert_recorded', outcome: 'error' }),
+      recordReads: delta('petstore_db_statement_duration_seconds_count', { statement: 'idempotency_read', outcome: 'ok' }),
     }).toEqual({
       missing: 2,
       invalid: 2,
@@ -146,8 +149,10 @@ describe('GET /metrics (e2e)', () => {
       keyReused: 1,
       listStatements: 3,
       getStatements: 3,
-      insertStatements: 2,
-      claims: 3,
+      insertStatements: 1,
+      recordedInserts: 1,
+      keyTaken: 2,
+      recordReads: 2,
     });
     expect(valueOf(after, 'petstore_db_pool_connections')).toBeGreaterThanOrEqual(1);
     expect(valueOf(after, 'petstore_db_pool_waiting_requests')).toBe(0);
@@ -236,6 +241,30 @@ describe('refusals counted by the limiters (e2e)', () => {
       valueOf(samples, 'petstore_rate_limited_total', { limit: 'api_key' }),
       valueOf(samples, 'petstore_rate_limited_total', { limit: 'address' }),
     ]).toEqual([1, 1]);
+  });
+});
+
+describe('METRICS_TOKEN guesses (e2e)', () => {
+  const api = useTestApp({ METRICS_TOKEN, AUTH_FAILURES_PER_MINUTE: '5', TRUST_PROXY: '127.0.0.1' });
+  const address = () => `10.${randomBytes(3).join('.')}`;
+  const scrape = (headers: Record<string, string>) => fetch(`${api.baseUrl}/metrics`, { headers }).then((r) => r.status);
+
+  it('counts a wrong token as a failed authentication of its address, in the budget of the API keys', async () => {
+    const guesser = address();
+    const guesses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      guesses.push(await scrape({ authorization: `Bearer ${randomBytes(20).toString('hex')}`, 'x-forwarded-for': guesser }));
+    expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
+    // An address refused on /v1 is refused on /metrics too; the right token passes from anywhere.
+    const keyGuesser = address();
+    for (let i = 0; i < 5; i++) {
+      const response = await fetch(`${api.baseUrl}/v1/pets`, {
+        headers: { authorization: 'Bearer wrong-key-0123456789', 'x-forwarded-for': keyGuesser },
+      });
+      expect(response.status).toBe(401);
+    }
+    expect(await scrape({ authorization: `Bearer ${randomBytes(20).toString('hex')}`, 'x-forwarded-for': keyGuesser })).toBe(429);
+    expect(await scrape({ ...SCRAPE, 'x-forwarded-for': guesser })).toBe(200);
   });
 });
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPetStoreClient } from '@petstore/client';
+import { API_VERSION } from '@petstore/contracts';
 import { ContractChecker } from '../support/contract';
 import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
 
@@ -38,7 +39,7 @@ describe('OpenAPI document and typed client (e2e)', () => {
   });
 
   it('describes the four operations with their markers, relative to servers ending in /v1', () => {
-    expect(document.info).toMatchObject({ title: 'Pet Store API', version: '1.0.0' });
+    expect(document.info).toMatchObject({ title: 'Pet Store API', version: API_VERSION });
     expect(document.servers.map((s: { url: string }) => s.url)).toEqual([
       '/v1',
       'https://petstore.example.com/v1',
@@ -77,11 +78,43 @@ describe('OpenAPI document and typed client (e2e)', () => {
     const listPets = document.paths['/pets'].get;
     expect(listPets.parameters).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }),
+        expect.objectContaining({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20, example: 20 } }),
         expect.objectContaining({ name: 'status', in: 'query', schema: { $ref: '#/components/schemas/PetStatus' } }),
       ]),
     );
     expect(document.components.schemas.NewPet.properties.status.default).toBe('available');
+  });
+
+  it('shows for each error the codes its operation can answer, and marks the headers always sent as required', () => {
+    const codes = (op: any, status: string) =>
+      Object.values(op.responses[status].content['application/json'].examples).map((e: any) => e.value.code as string);
+    const [list, create, get, orders] = [
+      document.paths['/pets'].get,
+      document.paths['/pets'].post,
+      document.paths['/pets/{petId}'].get,
+      document.paths['/store/orders'].get,
+    ];
+    expect(codes(list, '400')).toEqual(['validation_failed', 'validation_failed', 'validation_failed']);
+    expect(codes(get, '400')).toEqual(['validation_failed']);
+    expect([...new Set(codes(create, '400'))]).toEqual(['validation_failed', 'malformed_json']);
+    for (const op of [list, create, get, orders]) {
+      expect(codes(op, '403')).toEqual(['forbidden']);
+      expect(op.responses['403'].content['application/json'].examples.forbidden.value.message).toContain(op['x-required-scopes'][0]);
+      expect(op.responses['401'].headers['WWW-Authenticate'].required).toBe(true);
+      expect(op.responses['429'].headers['Retry-After'].required).toBe(true);
+    }
+    expect(create.responses['201'].headers.Location.required).toBe(true);
+    for (const [status, response] of Object.entries<any>(get.responses)) {
+      // The router's 400 for a path that is not a valid URL comes before the operation, without them.
+      const required = status !== '400';
+      expect([status, response.headers.Deprecation.required, response.headers.Sunset.required, response.headers.Link.required]).toEqual([
+        status,
+        required,
+        required,
+        required,
+      ]);
+    }
+    expect(get.parameters[0].schema.example).toBe(1);
   });
 
   it('catches an answer that breaks the contract', () => {
@@ -99,6 +132,16 @@ describe('OpenAPI document and typed client (e2e)', () => {
     expect(checker.problem('GET', '/v1/nothing', 404, json, { message: 'x' }, '')).toMatch(/required property 'code'/);
     expect(checker.problem('GET', '/v1/pets/1', 404, json, { ...notFound, status: 400 }, '')).toMatch(/says status 400, the answer is 404/);
     expect(checker.problem('HEAD', '/v1/pets', 200, json, undefined, '')).toBeUndefined();
+    const malformed = { code: 'malformed_json', message: 'x', status: 400 };
+    expect(checker.problem('GET', '/v1/pets', 400, json, malformed, '')).toMatch(
+      /answered code malformed_json, which its examples do not show \(validation_failed/,
+    );
+    expect(checker.problem('POST', '/v1/pets', 400, json, malformed, '')).toBeUndefined();
+    expect(checker.problem('POST', '/v1/pets', 201, json, pet, '', new Headers())).toMatch(/lacks the required header\(s\) Location/);
+    expect(checker.problem('POST', '/v1/pets', 201, json, pet, '', new Headers({ location: '/v1/pets/1' }))).toBeUndefined();
+    expect(checker.problem('GET', '/v1/pets/1', 200, json, pet, '', new Headers())).toMatch(
+      /lacks the required header\(s\) Deprecation, Sunset, Link/,
+    );
   });
 
   it('documents every kind of answer the service gives (request() checks each against the document)', async () => {

@@ -1,5 +1,8 @@
 import Redis from 'ioredis';
-import { AUTH, TEST_KEY_ID, useTestApp } from '../support/test-app';
+import { parseExposition, valueOf } from '../support/prometheus';
+import { sleep } from '../support/load';
+import { TcpProxy } from '../support/tcp-proxy';
+import { AUTH, TEST_KEY_ID, TestApp, startTestApp, useTestApp } from '../support/test-app';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -88,5 +91,53 @@ describe('rate limiting off (RATE_LIMIT_PER_MINUTE=0) (e2e)', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('ratelimit')).toBeNull();
     }
+  });
+});
+
+// The app's Redis is reached through a proxy of the test's own: the shared Redis is never disturbed.
+const describeOneInstance = process.env.PETSTORE_TOPOLOGY === 'cluster' ? describe.skip : describe;
+
+describeOneInstance('a slow Redis (e2e)', () => {
+  let proxy: TcpProxy;
+  let api: TestApp;
+  beforeAll(async () => {
+    const { hostname, port } = new URL(REDIS_URL);
+    proxy = await TcpProxy.start({ host: hostname, port: Number(port || 6379) });
+    api = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+  }, 60000);
+  afterAll(async () => {
+    await api?.close();
+    await proxy?.close();
+  });
+
+  const checks = async () => {
+    const samples = parseExposition(await (await fetch(`${api.baseUrl}/metrics`)).text());
+    return Object.fromEntries(
+      ['ok', 'failed', 'skipped'].map((outcome) => [outcome, valueOf(samples, 'petstore_redis_checks_total', { outcome }) ?? 0]),
+    );
+  };
+
+  it('stops asking a Redis that does not answer after 3 failures, fails open, counts it, and asks again later', async () => {
+    let ready = false;
+    for (let attempt = 0; attempt < 50 && !ready; attempt++) {
+      ready = (await api.request('GET', '/v1/pets', { headers: AUTH })).headers.get('ratelimit') !== null;
+      if (!ready) await sleep(100);
+    }
+    expect(ready).toBe(true);
+    const before = await checks();
+    proxy.set('blackhole'); // Redis answers nothing: every command waits for the 500 ms timeout
+    for (let i = 0; i < 20; i++) expect((await api.request('GET', '/v1/pets', { headers: AUTH })).status).toBe(200);
+    const during = await checks();
+    expect({ failed: during.failed - before.failed, skipped: during.skipped - before.skipped }).toEqual({ failed: 3, skipped: 17 });
+
+    // Redis back: after the circuit's 5 s a check tries again and the limit is enforced again.
+    proxy.set('refuse');
+    proxy.set('up');
+    let enforced = false;
+    for (let attempt = 0; attempt < 100 && !enforced; attempt++) {
+      enforced = (await api.request('GET', '/v1/pets', { headers: AUTH })).headers.get('ratelimit') !== null;
+      if (!enforced) await sleep(100);
+    }
+    expect(enforced).toBe(true);
   });
 });

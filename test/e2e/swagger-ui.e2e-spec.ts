@@ -6,6 +6,7 @@ import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
 /** Debian's Chromium (`apt-get install chromium`); .ci/run installs it when it is missing. */
 const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOT = join(__dirname, '..', 'artifacts', 'swagger-ui.png');
+const PLAIN_HOST = 'petstore.test';
 
 const available = existsSync(CHROMIUM);
 if (!available && !process.env.CI) {
@@ -25,7 +26,16 @@ if (!available && !process.env.CI) {
     expect(created.status).toBe(201);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        // A name that is not loopback (browsers treat localhost and 127.0.0.1 as secure), resolved to the test's service.
+        `--host-resolver-rules=MAP ${PLAIN_HOST} 127.0.0.1`,
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
     await page.goto(`${api.baseUrl}/docs`);
@@ -84,4 +94,23 @@ if (!available && !process.env.CI) {
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
+
+  it(`works over plain HTTP at a name other than loopback (${PLAIN_HOST}): every asset loads, none is sent to https`, async () => {
+    const other = await browser.newPage();
+    const failed: string[] = [];
+    const requested: string[] = [];
+    other.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
+    other.on('request', (request) => requested.push(request.url()));
+    try {
+      const url = api.baseUrl.replace('127.0.0.1', PLAIN_HOST);
+      // 'load' waits for every script and style sheet the page asked for, loaded or failed.
+      const response = await other.goto(`${url}/docs`, { waitUntil: 'load' });
+      expect(response?.status()).toBe(200);
+      expect(failed).toEqual([]);
+      expect(requested.filter((r) => !r.startsWith(`${url}/`) && !r.startsWith('data:'))).toEqual([]);
+      await other.locator('#operations-pets-listPets').waitFor();
+    } finally {
+      await other.close();
+    }
+  }, 60000);
 });

@@ -1,31 +1,14 @@
 import { Outcome, runLoad, sleep } from '../support/load';
-import { ServiceProcess, startServiceProcess } from '../support/service-process';
-import { TcpProxy } from '../support/tcp-proxy';
-import { TestDatabase, createTestDatabase } from '../support/test-database';
+import { useServiceBehindProxy } from '../support/proxied-service';
 import { AUTH } from '../support/test-app';
 
 // The proxy sits between the service and a PostgreSQL server; the embedded database has no server to cut.
 const describeOnServer = process.env.DATABASE_URL ? describe : describe.skip;
 
 describeOnServer('database outage (built service behind a TCP proxy; needs a PostgreSQL server, skipped on the embedded database)', () => {
-  let database: TestDatabase;
-  let proxy: TcpProxy;
-  let service: ServiceProcess;
+  const suite = useServiceBehindProxy({ DATABASE_POOL_SIZE: '4' });
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const target = new URL(database.url);
-    proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
-    target.host = `127.0.0.1:${proxy.port}`;
-    service = await startServiceProcess({ DATABASE_URL: target.toString(), DATABASE_POOL_SIZE: '4' });
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await proxy?.close();
-    await database?.drop();
-  });
-
-  const get = (path: string) => fetch(service.baseUrl + path, { headers: AUTH, signal: AbortSignal.timeout(10000) });
+  const get = (path: string) => fetch(suite.service.baseUrl + path, { headers: AUTH, signal: AbortSignal.timeout(10000) });
 
   it('answers 503 within 3 s while the database is down or silent, stays alive, and recovers within 5 s', async () => {
     const marks: Record<string, number> = {};
@@ -36,21 +19,21 @@ describeOnServer('database outage (built service behind a TCP proxy; needs a Pos
       await sleep(1000);
       // First silent (open connections stop answering mid-query), then refusing every connection.
       marks.outage = performance.now() - t0;
-      proxy.set('blackhole');
+      suite.proxy.set('blackhole');
       await sleep(3000);
-      proxy.set('refuse');
+      suite.proxy.set('refuse');
       await sleep(1000);
       const ready = await get('/health/ready');
       readyDuringOutage.push({ status: ready.status, body: await ready.json() });
       liveDuringOutage = (await get('/health/live')).status;
       await sleep(1500);
       marks.restore = performance.now() - t0;
-      proxy.set('up');
+      suite.proxy.set('up');
       await sleep(7000);
     })();
     t0 = performance.now();
     const { outcomes } = await runLoad({
-      baseUrl: service.baseUrl,
+      baseUrl: suite.service.baseUrl,
       headers: AUTH,
       concurrency: 8,
       until: script,
@@ -58,7 +41,7 @@ describeOnServer('database outage (built service behind a TCP proxy; needs a Pos
         i % 2 ? { method: 'GET', path: '/v1/pets?limit=5' } : { method: 'POST', path: '/v1/pets', body: { name: `pet ${c}-${i}`, categoryId: 1 } },
     });
 
-    expect(service.child.exitCode).toBeNull();
+    expect(suite.service.child.exitCode).toBeNull();
     expect(liveDuringOutage).toBe(200);
     expect(readyDuringOutage).toEqual([
       { status: 503, body: { code: 'service_unavailable', message: 'Not ready: the database does not answer', status: 503 } },

@@ -35,6 +35,7 @@ describe('Database', () => {
       'CreateApiKeys1763856000000',
       'CreateIdempotencyKeys1763942400000',
       'CapPetIds1764028800000',
+      'AddApiKeysLastDeprecatedCall1764115200000',
     ]);
   });
 

@@ -1,6 +1,8 @@
 import { isDatabaseUnavailable, mapError } from '@petstore/http-errors';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { useDataSource } from '../support/data-source';
+import { STARTUP_TIMEOUT_MS } from '../support/test-database';
 import { Database } from '../../apps/api/src/database/database';
 import { databaseOptions } from '../../apps/api/src/database/database.options';
 import { PetCursors } from '../../apps/api/src/pets/pet-cursors';
@@ -85,25 +87,37 @@ describe('PetsService', () => {
   });
 
   describe('the statement of a status filter', () => {
-    it('scans the (status, id) index for a rare status even in the generic plan a named statement ends up with', async () => {
-      // Most pets sold, the available ones all at the end: walking the primary key would pass every sold one.
-      await dataSource.query(
-        `INSERT INTO pets (name, category_id, status)
-         SELECT 'pet', 1, CASE WHEN n > 49900 THEN 'available' ELSE 'sold' END FROM generate_series(1, 50000) AS n`,
-      );
-      await dataSource.query('ANALYZE pets');
-      const runner = dataSource.createQueryRunner();
-      try {
-        await runner.query('SET plan_cache_mode = force_generic_plan');
-        await runner.query(`PREPARE list_available(bigint, int) AS ${LIST_BY_STATUS.get('available')!.text}`);
-        const [{ 'QUERY PLAN': plan }] = await runner.query('EXPLAIN (FORMAT JSON) EXECUTE list_available(0, 21)');
-        expect(JSON.stringify(plan)).toContain('"Index Name":"pets_status_id_idx"');
-        expect(JSON.stringify(plan)).not.toContain('"Index Name":"pets_pkey"');
-      } finally {
-        await runner.query('DEALLOCATE list_available; RESET plan_cache_mode').catch(() => undefined);
-        await runner.release();
-      }
-    });
+    it(
+      'scans the (status, id) index for a rare status even in the generic plan a named statement ends up with',
+      async () => {
+        // Most pets sold, the available ones all at the end: walking the primary key would pass every sold one.
+        // The rows go in over a connection without the service's query timeout: on a busy machine 50,000
+        // inserts may take longer than a request may, and this test waits for them, however long.
+        const setup = new Client({ connectionString: suite.database.url });
+        await setup.connect();
+        try {
+          await setup.query(
+            `INSERT INTO pets (name, category_id, status)
+           SELECT 'pet', 1, CASE WHEN n > 49900 THEN 'available' ELSE 'sold' END FROM generate_series(1, 50000) AS n`,
+          );
+          await setup.query('ANALYZE pets');
+        } finally {
+          await setup.end();
+        }
+        const runner = dataSource.createQueryRunner();
+        try {
+          await runner.query('SET plan_cache_mode = force_generic_plan');
+          await runner.query(`PREPARE list_available(bigint, int) AS ${LIST_BY_STATUS.get('available')!.text}`);
+          const [{ 'QUERY PLAN': plan }] = await runner.query('EXPLAIN (FORMAT JSON) EXECUTE list_available(0, 21)');
+          expect(JSON.stringify(plan)).toContain('"Index Name":"pets_status_id_idx"');
+          expect(JSON.stringify(plan)).not.toContain('"Index Name":"pets_pkey"');
+        } finally {
+          await runner.query('DEALLOCATE list_available; RESET plan_cache_mode').catch(() => undefined);
+          await runner.release();
+        }
+      },
+      STARTUP_TIMEOUT_MS,
+    );
   });
 
   describe('get', () => {

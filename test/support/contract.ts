@@ -2,7 +2,13 @@ import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 interface Operation {
-  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  responses: Record<
+    string,
+    {
+      headers?: Record<string, { required?: boolean }>;
+      content?: Record<string, { schema?: unknown; examples?: Record<string, { value?: { code?: string } }> }>;
+    }
+  >;
 }
 export interface OpenApiDocument {
   servers?: { url: string }[];
@@ -14,7 +20,8 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Checks answers of the service against its OpenAPI document: the status is documented for the
- * operation, and a documented body is `application/json` and matches its schema. A request that
+ * operation, the headers it marks required are sent, a documented body is `application/json` and
+ * matches its schema, and an error's code is one of those the operation's examples show. A request that
  * matches no documented operation may only be refused as an unknown route (404) or method (405),
  * with the Error body: the document states that rule once instead of for every path.
  */
@@ -38,7 +45,15 @@ export class ContractChecker {
   }
 
   /** What breaks the contract in this answer, or undefined when nothing does. */
-  problem(method: string, url: string, status: number, contentType: string | null, body: unknown, text: string): string | undefined {
+  problem(
+    method: string,
+    url: string,
+    status: number,
+    contentType: string | null,
+    body: unknown,
+    text: string,
+    headers?: Headers,
+  ): string | undefined {
     const path = new URL(url, 'http://x').pathname;
     // The documents themselves (Swagger UI, the OpenAPI JSON and YAML) are not operations of the API.
     if (path === '/docs' || path.startsWith('/docs/')) return undefined;
@@ -53,10 +68,18 @@ export class ContractChecker {
     }
     const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => route.operation.responses[k]);
     if (!key) return `status ${status} is not documented for ${method} ${path}`;
+    const response = route.operation.responses[key];
+    const missing = Object.entries(response.headers ?? {}).filter(([name, header]) => header.required && headers && !headers.has(name));
+    if (missing.length > 0) return `${method} ${path} ${status} lacks the required header(s) ${missing.map(([name]) => name).join(', ')}`;
     if (head) return undefined;
-    const content = route.operation.responses[key].content;
+    const content = response.content;
     if (!content) return text === '' ? undefined : `${method} ${path} ${status} has a body the document does not describe`;
     if (!content['application/json']) return `${method} ${path} ${status} is documented without an application/json body`;
+    const codes = Object.values(content['application/json'].examples ?? {}).map((example) => example.value?.code);
+    const code = (body as { code?: string } | undefined)?.code;
+    if (status >= 400 && codes.length > 0 && !codes.includes(code)) {
+      return `${method} ${path} ${status} answered code ${code}, which its examples do not show (${codes.join(', ')})`;
+    }
     return this.bodyProblem(`${route.pointer}/responses/${key}/content/application~1json/schema`, status, contentType, body, text);
   }
 

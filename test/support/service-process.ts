@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { MAIN } from './processes';
+import { LAUNCHER, MAIN } from './processes';
 import { TEST_API_KEY } from './test-app';
 import { createTestDatabase } from './test-database';
 
@@ -18,11 +18,16 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the BUILT service (`node apps/api/dist/bin/main.js`) on a free port, as it runs in production. */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+/**
+ * Starts the BUILT service (`node apps/api/dist/bin/main.js`) on a free port, as it runs in production;
+ * with `launcher`, through apps/api/start.sh, so with the production node flags (heap size) as well.
+ */
+export async function startServiceProcess(env: Record<string, string>, options: { launcher?: boolean } = {}): Promise<ServiceProcess> {
+  const [command, args] = options.launcher ? [LAUNCHER, []] : [process.execPath, [MAIN]];
+  const child = spawn(command, args, {
     env: {
       PATH: process.env.PATH,
+      NODE: process.execPath,
       NODE_ENV: 'test',
       API_KEYS: TEST_API_KEY,
       PORT: '0',

@@ -1,15 +1,16 @@
 import { Client } from 'pg';
 import { createApp } from '../../apps/api/src/app.factory';
 import { loadConfig } from '../../apps/api/src/config/config';
-import { Topology } from '../cluster/topology';
+import { ONE_SOURCE_LOAD, Topology } from '../cluster/topology';
 import { ContractChecker, OpenApiDocument } from './contract';
 import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from './test-database';
 export { STARTUP_TIMEOUT_MS } from './test-database';
 
-export const TEST_API_KEY = 'test-key-0123456789abcdefghijklmnop';
+// Random enough for production's secret rule: the cluster scenarios run their instances in production.
+export const TEST_API_KEY = 'test-key-Vq7Lx2Rm9Tz4Kp8Wc3Nb6HjYs5Gd';
 export const AUTH = { authorization: `Bearer ${TEST_API_KEY}` };
 /** The id of TEST_API_KEY as an API_KEYS entry: from its SHA-256 digest, never from its position. */
-export const TEST_KEY_ID = 'env-4eb9fb862fed5ce4';
+export const TEST_KEY_ID = 'env-4481b1049fbc98c4';
 
 export interface TestResponse {
   status: number;
@@ -70,29 +71,41 @@ export async function startTestApp(env: Record<string, string> = {}, shared?: Te
 
 /** `pnpm test:cluster`: the same suite against three built instances behind HAProxy and PgBouncer. */
 async function startBehindBalancer(env: Record<string, string>): Promise<TestApp> {
-  const topology = await Topology.start({
-    NODE_ENV: 'test',
-    API_KEYS: TEST_API_KEY,
-    RATE_LIMIT_PER_MINUTE: '1200',
-    AUTH_FAILURES_PER_MINUTE: '0',
-    ...env,
-  });
+  const topology = await Topology.start(
+    {
+      NODE_ENV: 'test',
+      API_KEYS: TEST_API_KEY,
+      RATE_LIMIT_PER_MINUTE: '1200',
+      AUTH_FAILURES_PER_MINUTE: '0',
+      ...env,
+    },
+    ONE_SOURCE_LOAD,
+  );
   const noApp = new Proxy({} as TestApp['app'], {
     get: () => {
       throw new Error('This suite reaches into the app, which runs in other processes under test:cluster');
     },
   });
-  return clientOf(topology.baseUrl, topology.database, () => topology.stop(), noApp);
+  // The balancer does not pass the operational endpoints to the public: they are asked of an instance, as probes do.
+  return clientOf(topology.baseUrl, topology.database, () => topology.stop(), noApp, topology.instanceUrl(0));
 }
 
-async function clientOf(baseUrl: string, database: TestDatabase, stop: () => Promise<void>, app: TestApp['app']): Promise<TestApp> {
+const OPERATIONAL = /^\/(health\/|metrics(\?|$))/;
+
+async function clientOf(
+  baseUrl: string,
+  database: TestDatabase,
+  stop: () => Promise<void>,
+  app: TestApp['app'],
+  operationsUrl = baseUrl,
+): Promise<TestApp> {
   const sql = new Client({ connectionString: database.url });
   await sql.connect();
 
   let checker: ContractChecker | undefined;
   async function checkContract(method: string, url: string, response: Response, text: string, body: unknown): Promise<void> {
     checker ??= new ContractChecker((await (await fetch(`${baseUrl}/docs/openapi.json`)).json()) as OpenApiDocument);
-    const problem = checker.problem(method, url, response.status, response.headers.get('content-type'), body, text);
+    const problem = checker.problem(method, url, response.status, response.headers.get('content-type'), body, text, response.headers);
     if (problem) throw new Error(`Contract broken by ${method} ${url}: ${problem}`);
   }
 
@@ -103,7 +116,7 @@ async function clientOf(baseUrl: string, database: TestDatabase, stop: () => Pro
       body = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
       if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
-    const response = await fetch(baseUrl + path, { method, headers, body });
+    const response = await fetch((OPERATIONAL.test(path) ? operationsUrl : baseUrl) + path, { method, headers, body });
     const text = await response.text();
     const parsed = parseJson(text);
     if (options.contract !== false) await checkContract(method, path, response, text, parsed);

@@ -1,8 +1,13 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
-import { GlobalExceptionFilter, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
+import { GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
+import { ApiKeysService } from './auth/api-keys.service';
+import { bearerToken } from './auth/bearer-token';
+import { clientAddressKey } from './auth/client-address';
+import { FailureBudget } from './auth/failure-budget';
 import { AppModule } from './app.module';
+import { DeprecatedCalls } from './auth/deprecated-calls';
 import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
 import { setupSwagger } from './docs/swagger';
@@ -10,10 +15,11 @@ import { installDeprecationHeaders } from './http/deprecation';
 import { clientErrorHandler } from './http/client-errors';
 import { DrainState } from './http/drain';
 import { addSecurityHeaders, applyRequestTimeouts, installSecurity, serverLimits } from './http/security';
+import { limitConnections } from './http/connection-limits';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 import { PinoLoggerService, createLogger, installLogFlushing } from './logging/logger';
 import { RequestLogger } from './logging/request-logger';
-import { REQUEST_ID_HEADER, installRequestLogging, requestIdOf } from './logging/request-logging';
+import { REQUEST_ID_HEADER, installRequestLogging, logAnswer, requestIdOf } from './logging/request-logging';
 import { Metrics } from './observability/metrics';
 import { installRequestMetrics } from './observability/metrics.module';
 import { installTracing } from './observability/tracing';
@@ -21,15 +27,19 @@ import { installTracing } from './observability/tracing';
 /** Builds the whole application, initialised but not listening: used by main and by the tests alike. */
 export async function createApp(config: AppConfig, database: DatabaseTarget): Promise<NestFastifyApplication> {
   const logger = createLogger(config);
+  let metrics: Metrics | undefined;
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    // Long ids reach the id rule (400) instead of failing to match a route (404).
-    routerOptions: { maxParamLength: 2048 },
-    // Errors of the router come before any hook: they get the request id and security headers here.
+    // Any id reaches the id rule (400 naming petId): the request line is bounded by the 16 KiB of headers.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors of the router come before any hook: they get the request id and security headers here,
+    // and are logged and counted here.
     frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       addSecurityHeaders(reply);
       frameworkErrorHandler(error, request, reply);
+      logAnswer(logger, request, reply);
+      metrics?.observeRequest(request.method, undefined, reply.statusCode, reply.elapsedTime);
     },
     // What Node's HTTP parser refuses gets the Error body too.
     clientErrorHandler,
@@ -55,15 +65,27 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   });
   const fastify = app.getHttpAdapter().getInstance();
   applyRequestTimeouts(app.getHttpServer(), config);
+  limitConnections(app.getHttpServer(), config.maxConnections);
   const routes = new RouteTable();
-  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  // `*` is the CORS plugin's preflight route, not a path of the API.
+  fastify.addHook('onRoute', (route) => {
+    if (route.url !== '*') routes.add(route.method, route.url);
+  });
   await installSecurity(app, config);
   installRequestLogging(fastify, logger);
+  if (app.get(Metrics).enabled) metrics = app.get(Metrics);
   installRequestMetrics(fastify, app.get(Metrics));
   installTracing(fastify);
   installLogFlushing(fastify, logger);
-  installJsonBodyParser(fastify);
+  const [apiKeys, budget] = [app.get(ApiKeysService), app.get(FailureBudget)];
+  installJsonBodyParser(fastify, {
+    retryAfterSeconds: (request) => {
+      const seconds = budget.refusedFor(clientAddressKey(request.ip));
+      return seconds > 0 && apiKeys.classify(bearerToken(request.headers.authorization)) !== 'known' ? seconds : 0;
+    },
+  });
   installDeprecationHeaders(fastify);
+  app.get(DeprecatedCalls).install(fastify);
   app.get(DrainState).attach(app.getHttpServer());
   // Health and metrics endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });

@@ -184,7 +184,7 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description Maximum number of animals returned. */
+                /** @description Maximum number of animals returned: decimal digits only (leading zeros allowed); `+5`, ` 5` and `1e1` are a 400. */
                 limit?: number;
                 /** @description Keep only animals with this status. */
                 status?: components["schemas"]["PetStatus"];
@@ -208,7 +208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
-            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). The request is not valid HTTP/1.1 (an unknown method, bad header bytes, conflicting framing) (code `malformed_request`). */
+            /** @description The request holds an invalid value (code `validation_failed`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -221,7 +221,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -241,7 +241,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -288,14 +288,14 @@ export interface operations {
             201: {
                 headers: {
                     /** @description The path of the new animal. */
-                    Location?: string;
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). The request is not valid HTTP/1.1 (an unknown method, bad header bytes, conflicting framing) (code `malformed_request`). */
+            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -308,7 +308,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -364,7 +364,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -396,7 +396,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the animal: a positive int64. */
+                /** @description Identifier of the animal: a positive int64 (up to 9223372036854775807), in decimal digits only (leading zeros allowed); `1e3` or `+1` is a 400. */
                 petId: number;
             };
             cookie?: never;
@@ -407,18 +407,18 @@ export interface operations {
             200: {
                 headers: {
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
-                    Deprecation?: string;
+                    Deprecation: string;
                     /** @description When the operation will be removed (RFC 8594). */
-                    Sunset?: string;
+                    Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
-                    Link?: string;
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). The request is not valid HTTP/1.1 (an unknown method, bad header bytes, conflicting framing) (code `malformed_request`). */
+            /** @description The request holds an invalid value (code `validation_failed`). */
             400: {
                 headers: {
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
@@ -437,13 +437,13 @@ export interface operations {
             401: {
                 headers: {
                     /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
-                    Deprecation?: string;
+                    Deprecation: string;
                     /** @description When the operation will be removed (RFC 8594). */
-                    Sunset?: string;
+                    Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
-                    Link?: string;
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -454,11 +454,11 @@ export interface operations {
             403: {
                 headers: {
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
-                    Deprecation?: string;
+                    Deprecation: string;
                     /** @description When the operation will be removed (RFC 8594). */
-                    Sunset?: string;
+                    Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
-                    Link?: string;
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -469,11 +469,11 @@ export interface operations {
             404: {
                 headers: {
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
-                    Deprecation?: string;
+                    Deprecation: string;
                     /** @description When the operation will be removed (RFC 8594). */
-                    Sunset?: string;
+                    Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
-                    Link?: string;
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -484,13 +484,13 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
-                    Deprecation?: string;
+                    Deprecation: string;
                     /** @description When the operation will be removed (RFC 8594). */
-                    Sunset?: string;
+                    Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
-                    Link?: string;
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -501,11 +501,11 @@ export interface operations {
             500: {
                 headers: {
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
-                    Deprecation?: string;
+                    Deprecation: string;
                     /** @description When the operation will be removed (RFC 8594). */
-                    Sunset?: string;
+                    Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
-                    Link?: string;
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -516,11 +516,11 @@ export interface operations {
             503: {
                 headers: {
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
-                    Deprecation?: string;
+                    Deprecation: string;
                     /** @description When the operation will be removed (RFC 8594). */
-                    Sunset?: string;
+                    Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
-                    Link?: string;
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -542,7 +542,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -562,7 +562,7 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

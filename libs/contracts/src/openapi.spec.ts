@@ -1,5 +1,6 @@
 import { fieldsOf, requiredFieldsOf } from './fields';
-import { openApiSchemas } from './openapi';
+import { PET_NAME_PATTERN, openApiSchemas } from './openapi';
+import { petNameProblem } from './rules';
 import { ListPetsQuery, NEW_PET_FIELDS, NewPet, PET_FIELDS, Pet } from './pet.dto';
 
 /** The OpenAPI schemas are written by hand (descriptions, examples): these checks fail when they drift from the classes. */
@@ -24,5 +25,16 @@ describe('field lists read from the classes', () => {
     expect(requiredFieldsOf(NewPet)).toEqual(['name', 'categoryId']);
     expect(requiredFieldsOf(Pet)).toEqual(PET_FIELDS);
     expect(requiredFieldsOf(ListPetsQuery)).toEqual([]);
+  });
+});
+
+describe('PET_NAME_PATTERN (the schema of `name`)', () => {
+  const pattern = new RegExp(PET_NAME_PATTERN, 'u');
+  it.each(['Rex', ' Rex ', 'Ré x', '犬', 'a\u00a0b', '🐕'])('accepts %j, as the service does', (name) => {
+    expect([pattern.test(name), petNameProblem(name)]).toEqual([true, undefined]);
+  });
+  it.each(['', '   ', '\u00a0', '\u3000', 'a\u0000', 'tab\there', 'del\u007f', '\n'])('refuses %j, as the service does', (name) => {
+    expect(pattern.test(name)).toBe(false);
+    expect(petNameProblem(name)).toBeDefined();
   });
 });

@@ -8,10 +8,18 @@ import { DEFAULT_PET_STATUS, PET_STATUSES } from './pet-status';
  */
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * Not blank and no control characters (U+0000-U+001F, U+007F), as ECMA-262 regex: at least one
+ * character that is neither whitespace nor a control character. What it cannot say: lengths count code
+ * points here but UTF-16 units in some validators, and a lone surrogate is refused by the service only.
+ */
+export const PET_NAME_PATTERN = '^[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*$';
+
 const name = {
   type: 'string',
   minLength: 1,
   maxLength: NAME_MAX_LENGTH,
+  pattern: PET_NAME_PATTERN,
   description: `The animal's name: 1 to ${NAME_MAX_LENGTH} Unicode characters, not blank, no control characters. Not unique.`,
   example: 'Rex',
 };

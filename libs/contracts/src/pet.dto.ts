@@ -5,8 +5,10 @@ import { CURSOR_MAX_LENGTH, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from './limits';
 import { PET_STATUSES, PetStatus } from './pet-status';
 import { IsCategoryId, IsPetName } from './rules';
 
-const STATUS_MESSAGE = `status must be one of: ${PET_STATUSES.join(', ')}`;
-const LIMIT_MESSAGE = `limit must be an integer from ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}`;
+/** Said of a `status` that is not a PetStatus (body or query). */
+export const STATUS_MESSAGE = `status must be one of: ${PET_STATUSES.join(', ')}`;
+/** Said of a `limit` that is not plain digits from LIST_LIMIT_MIN to LIST_LIMIT_MAX. */
+export const LIMIT_MESSAGE = `limit must be an integer from ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}`;
 /** Said of any cursor the service did not issue for this listing: garbled, forged, or from another filter. */
 export const CURSOR_MESSAGE = 'cursor is not valid for this listing: follow the rel="next" Link of a previous page, with the same status';
 

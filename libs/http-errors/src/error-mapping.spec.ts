@@ -127,6 +127,7 @@ describe('mapError', () => {
       ['FST_ERR_CTP_INVALID_JSON_BODY', 'malformed_json', 400],
       ['FST_ERR_BAD_URL', 'validation_failed', 400],
       ['FST_ERR_ASYNC_CONSTRAINT', 'validation_failed', 400],
+      ['FST_ERR_MAX_PARAM_LENGTH', 'validation_failed', 400],
     ])('maps %s to %s', (code, expected, status) => {
       const mapped = mapError(fastifyError(code, status), GET_PETS);
       expect(mapped.body.code).toBe(expected);
@@ -194,6 +195,11 @@ describe('isDatabaseUnavailable', () => {
     ['cannot connect now 57P03', driverError('57P03')],
     ['too many connections 53300', driverError('53300')],
     ['statement timeout 57014', driverError('57014')],
+    ['a database that refuses connections 55000', driverError('55000', 'database "petstore" is not currently accepting connections')],
+    ['TypeORM wrapping a refused database 55000', typeormError(driverError('55000', 'database "petstore" is not currently accepting connections'))],
+    ['a database that does not exist 3D000', driverError('3D000', 'database "petstore" does not exist')],
+    ['a role that may not connect 28000', driverError('28000', 'role "app" is not permitted to log in')],
+    ['a refused password 28P01', driverError('28P01', 'password authentication failed for user "app"')],
     ['the pg pool timeout message', new Error('timeout exceeded when trying to connect')],
     ['the pg query timeout message', new Error('Query read timeout')],
     ['a terminated connection', new Error('Connection terminated unexpectedly')],
@@ -209,6 +215,10 @@ describe('isDatabaseUnavailable', () => {
     ['a unique violation', driverError('23505')],
     ['a check violation wrapped by TypeORM', typeormError(driverError('23514'))],
     ['a syntax error', driverError('42601')],
+    [
+      'another 55000 (object not in prerequisite state)',
+      driverError('55000', 'currval of sequence "pets_id_seq" is not yet defined in this session'),
+    ],
     ['a plain Error', new Error('boom')],
     ['a Fastify error', Object.assign(new Error('x'), { code: 'FST_ERR_BAD_URL' })],
     ['null', null],

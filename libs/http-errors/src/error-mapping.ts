@@ -17,11 +17,13 @@ export interface RequestLine {
 
 const INTERNAL_MESSAGE = 'An unexpected error occurred; it has been logged';
 const UNAVAILABLE_MESSAGE = 'The service cannot reach its database; try again shortly';
+export const OUT_OF_SPACE_MESSAGE = "The database's disk is full; try again later";
 
 /** Maps any thrown value to the Error body and the headers that go with it. Pure: no I/O. */
 export function mapError(exception: unknown, request: RequestLine, routes?: RouteTable): MappedError {
   if (exception instanceof DomainError) return fromDomainError(exception);
   if (isDatabaseUnavailable(exception)) return result(apiError('service_unavailable', UNAVAILABLE_MESSAGE), {}, false);
+  if (isOutOfSpace(exception)) return result(apiError('service_unavailable', OUT_OF_SPACE_MESSAGE), {}, false);
   if (exception instanceof HttpException) return fromHttpException(exception, request, routes);
   const fastifyError = asFastifyError(exception);
   if (fastifyError) return fromFastifyError(fastifyError);
@@ -85,6 +87,7 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: ['malformed_json', 'The request body is not valid JSON'],
   FST_ERR_BAD_URL: ['validation_failed', 'The request path is not a valid URL'],
   FST_ERR_ASYNC_CONSTRAINT: ['validation_failed', 'The request could not be routed'],
+  FST_ERR_MAX_PARAM_LENGTH: ['validation_failed', 'A path parameter is too long'],
 };
 
 function fromFastifyError(error: FastifyLikeError): MappedError {
@@ -136,10 +139,26 @@ const UNAVAILABLE_MESSAGES = [
 ];
 
 /**
+ * SQLSTATEs that say the database will not serve this service now, whatever the request: a failure to
+ * connect or to be served. One row per condition; `message`, when given, must match too (55000 is a
+ * class of its own that other conditions share).
+ */
+export const UNAVAILABLE_SQLSTATES: readonly { code: string; meaning: string; message?: RegExp }[] = [
+  { code: '55000', meaning: 'the database does not allow connections', message: /not currently accepting connections/ },
+  { code: '3D000', meaning: 'the database does not exist' },
+  { code: '28000', meaning: 'the role may not connect' },
+  { code: '28P01', meaning: 'the password is refused' },
+  { code: '53300', meaning: 'too many connections' },
+  { code: '57P01', meaning: 'shut down by an administrator' },
+  { code: '57P02', meaning: 'crash shutdown' },
+  { code: '57P03', meaning: 'the server cannot accept connections now' },
+  { code: '57014', meaning: 'statement timeout' },
+];
+
+/**
  * True when the error says the database cannot be reached or did not answer in time: network
- * errors, pg pool and client timeouts, PostgreSQL's connection-exception class (08), shutdown
- * (57P01-57P03), too many connections (53300) and statement timeouts (57014).
- * TypeORM wraps driver errors, so the cause chain is followed.
+ * errors, pg pool and client timeouts, PostgreSQL's connection-exception class (08) and the
+ * UNAVAILABLE_SQLSTATES. TypeORM wraps driver errors, so the cause chain is followed.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
@@ -147,9 +166,26 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { code, message } = current as { code?: unknown; message?: unknown };
     if (typeof code === 'string') {
       if (UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08')) return true;
-      if (['57P01', '57P02', '57P03', '53300', '57014'].includes(code)) return true;
+      const text = typeof message === 'string' ? message : '';
+      if (UNAVAILABLE_SQLSTATES.some((row) => row.code === code && (!row.message || row.message.test(text)))) return true;
     }
     if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return true;
+    const next = current as { driverError?: unknown; cause?: unknown };
+    current = next.driverError ?? next.cause;
+  }
+  return false;
+}
+
+/**
+ * True when the database ran out of disk space: PostgreSQL's disk_full (53100, "could not extend
+ * file" or "could not write to file" … "No space left on device"), or ENOSPC from the file system.
+ * An operating condition, not a fault of ours: a 503 until space returns.
+ */
+export function isOutOfSpace(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== 'object') return false;
+    const { code } = current as { code?: unknown };
+    if (code === '53100' || code === 'ENOSPC') return true;
     const next = current as { driverError?: unknown; cause?: unknown };
     current = next.driverError ?? next.cause;
   }

@@ -1,5 +1,8 @@
 import FindMyWay from 'find-my-way';
 
+/** Longer than any path parameter can be: the request line is bounded by the 16 KiB of headers. */
+export const MAX_PARAM_LENGTH = 16 * 1024;
+
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /**
@@ -7,7 +10,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * from "known path, wrong method" (405 with Allow).
  */
 export class RouteTable {
-  private readonly router = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: 2048 });
+  private readonly router = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
 
   add(method: string | string[], url: string): void {
     for (const m of Array.isArray(method) ? method : [method]) {

@@ -137,4 +137,31 @@ describe('ApiKeyCache', () => {
     release.shift()?.();
     expect(await known).toEqual(stored('k').principal);
   });
+
+  it('answers a known key due for a refresh from the cache, never queued or refused behind unknown ones', async () => {
+    let now = 1_000_000;
+    const release: [string, () => void][] = [];
+    const cache = new ApiKeyCache(
+      (digest) =>
+        new Promise<StoredKey | undefined>((resolve) => release.push([digest, () => resolve(digest === 'known' ? stored('k') : undefined)])),
+      { capacity: 100, knownTtlMs: 3000, unknownTtlMs: 3000, maxConcurrentLoads: 2, maxWaitingLoads: 3 },
+      () => now,
+    );
+    const first = cache.get('known');
+    release.shift()![1]();
+    expect(await first).toEqual(stored('k').principal);
+    now += 3000;
+    // The look-ups are full: 2 running, 3 waiting.
+    const unknown = ['u1', 'u2', 'u3', 'u4', 'u5'].map((digest) => cache.get(digest));
+    expect(await cache.get('known')).toEqual(stored('k').principal);
+    // Its refresh starts first once a running look-up ends, ahead of the 3 waiting.
+    release.shift()![1]();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(release.map(([digest]) => digest)).toEqual(['u2', 'known']);
+    while (release.length > 0) {
+      release.shift()![1]();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(unknown);
+  });
 });

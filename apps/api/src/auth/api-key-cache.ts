@@ -100,19 +100,38 @@ export class ApiKeyCache {
     this.unknown = new Lru(options.capacity);
   }
 
-  /** The principal of a usable key; undefined for an unknown digest; ApiKeyRefusedError for a revoked or expired key. */
+  /**
+   * The principal of a usable key; undefined for an unknown digest; ApiKeyRefusedError for a revoked or
+   * expired key. A known key due for a refresh is answered from the cache while it is refreshed (ahead
+   * of every unknown digest waiting), for at most one more lifetime: a flood of unknown keys never
+   * makes a known one wait.
+   */
   async get(digest: string): Promise<ApiKeyPrincipal | undefined> {
     const now = this.now();
     let entry = this.known.get(digest) ?? this.unknown.get(digest);
-    if (!entry || now - entry.checkedAt >= (entry.key ? this.options.knownTtlMs : this.options.unknownTtlMs)) {
+    const age = entry ? now - entry.checkedAt : Infinity;
+    if (entry?.key && age >= this.options.knownTtlMs) {
       this.options.misses?.inc();
-      entry = await this.refresh(digest);
+      const refreshed = this.refresh(digest, true);
+      if (age >= 2 * this.options.knownTtlMs) entry = await refreshed;
+      else refreshed.catch(() => undefined);
+    } else if (!entry || (!entry.key && age >= this.options.unknownTtlMs)) {
+      this.options.misses?.inc();
+      entry = await this.refresh(digest, false);
     } else this.options.hits?.inc();
     if (!entry.key) return undefined;
     if (entry.key.revokedAt) throw new ApiKeyRefusedError('revoked');
     const expiresAt = entry.key.expiresAt?.getTime();
     if (expiresAt !== undefined && expiresAt <= this.now()) throw new ApiKeyRefusedError('expired');
     return entry.key.principal;
+  }
+
+  /** Whether the digest is held as a usable key (fresh or due for a refresh): no look-up decides it. */
+  holdsUsable(digest: string): boolean {
+    const key = this.known.get(digest)?.key;
+    if (!key || key.revokedAt) return false;
+    const expiresAt = key.expiresAt?.getTime();
+    return expiresAt === undefined || expiresAt > this.now();
   }
 
   /** Forgets one digest: its next use asks the database. */
@@ -132,10 +151,10 @@ export class ApiKeyCache {
     this.options = { ...this.options, knownTtlMs: ms };
   }
 
-  private refresh(digest: string): Promise<Entry> {
+  private refresh(digest: string, known: boolean): Promise<Entry> {
     let pending = this.loading.get(digest);
     if (!pending) {
-      pending = this.limited(async () => {
+      pending = this.limited(known, async () => {
         const checkedAt = this.now();
         const entry = { key: await this.load(digest), checkedAt };
         // An invalidation that arrived while loading wins: the entry is not kept.
@@ -152,10 +171,11 @@ export class ApiKeyCache {
     return pending;
   }
 
-  private async limited<T>(task: () => Promise<T>): Promise<T> {
+  /** A known key's refresh goes ahead of every waiting look-up and is never refused as busy. */
+  private async limited<T>(known: boolean, task: () => Promise<T>): Promise<T> {
     if (this.running >= this.options.maxConcurrentLoads) {
-      if (this.waiting.length >= this.options.maxWaitingLoads) throw new KeyLookupsBusyError();
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (!known && this.waiting.length >= this.options.maxWaitingLoads) throw new KeyLookupsBusyError();
+      await new Promise<void>((resolve) => (known ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
     }
     this.running++;
     try {

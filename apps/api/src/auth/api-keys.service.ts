@@ -3,10 +3,10 @@ import { APP_CONFIG, AppConfig, ConfigError } from '../config/config';
 import { Database } from '../database/database';
 import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from '../keys/api-key';
 import { ApiKeysStore } from '../keys/api-keys.store';
+import { PendingKeyTimes } from '../keys/pending-key-times';
 import { Metrics } from '../observability/metrics';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyChangeListener } from './api-key-changes';
-import { AuthFailureLimiter } from './auth-failures';
 
 /** Trusted while LISTEN works: changes arrive as notifications; this only bounds a missed one. */
 const LISTENING_TTL_MS = 60_000;
@@ -28,9 +28,7 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly store: ApiKeysStore;
   private readonly cache: ApiKeyCache;
   private readonly listener?: ApiKeyChangeListener;
-  private readonly lastUsed = new Map<string, Date>();
-  /** Failed authentications per client address; undefined when AUTH_FAILURES_PER_MINUTE is 0. */
-  readonly failures?: AuthFailureLimiter;
+  private readonly lastUsed: PendingKeyTimes;
   private flushTimer?: NodeJS.Timeout;
 
   constructor(
@@ -39,6 +37,7 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     metrics: Metrics,
   ) {
     this.store = new ApiKeysStore(database);
+    this.lastUsed = new PendingKeyTimes((times) => this.store.recordUsage(times), this.logger, 'when API keys were last used');
     this.cache = new ApiKeyCache((digest) => this.store.findByDigest(digest), {
       capacity: 10_000,
       knownTtlMs: POLLING_TTL_MS,
@@ -48,7 +47,6 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
       hits: metrics.keyCache.hit,
       misses: metrics.keyCache.miss,
     });
-    if (config.authFailuresPerMinute > 0) this.failures = new AuthFailureLimiter(config.authFailuresPerMinute);
     // Where no session connection can be held, the cache's short lifetime alone bounds revocation.
     const sessionUrl = database.sessionUrl;
     if (sessionUrl) {
@@ -100,17 +98,21 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     return principal;
   }
 
+  /**
+   * How a presented token is decided: `known`, accepted without a look-up (an `API_KEYS` entry, or an
+   * issued key the cache holds as usable); `lookup`, it needs the database; `refused`, it cannot be a key.
+   */
+  classify(token: string | undefined): 'known' | 'lookup' | 'refused' {
+    if (token === undefined) return 'refused';
+    const digest = hashApiKey(token);
+    if (this.environmentKeys.has(digest)) return 'known';
+    if (!API_KEY_FORMAT.test(token)) return 'refused';
+    return this.cache.holdsUsable(digest) ? 'known' : 'lookup';
+  }
+
   /** `last used` is written in batches, never once per request. */
-  private async flushUsage(): Promise<void> {
-    if (this.lastUsed.size === 0) return;
-    const batch = new Map(this.lastUsed);
-    this.lastUsed.clear();
-    try {
-      await this.store.recordUsage(batch);
-    } catch (error) {
-      for (const [id, at] of batch) if (!this.lastUsed.has(id)) this.lastUsed.set(id, at);
-      this.logger.warn(`Could not record when API keys were last used: ${(error as Error).message}`);
-    }
+  private flushUsage(): Promise<void> {
+    return this.lastUsed.flush();
   }
 
   /** False when production has no usable key (development creates one). */

@@ -1,15 +1,36 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { Metrics } from '../observability/metrics';
 import { PassportModule } from '@nestjs/passport';
 import { ApiKeysService } from './api-keys.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { BearerStrategy } from './bearer.strategy';
+import { DeprecatedCalls } from './deprecated-calls';
+import { FailureBudget } from './failure-budget';
+import { RedisCircuit } from './redis-circuit';
 import { ScopesGuard } from './scopes.guard';
 
+/** Global: `/metrics` counts its token's failures in the same budget (FailureBudget). */
+@Global()
 @Module({
   imports: [PassportModule],
-  providers: [ApiKeysService, BearerStrategy, { provide: APP_GUARD, useClass: BearerAuthGuard }],
-  exports: [ApiKeysService],
+  providers: [
+    ApiKeysService,
+    DeprecatedCalls,
+    BearerStrategy,
+    {
+      provide: FailureBudget,
+      inject: [APP_CONFIG, Metrics],
+      useFactory: (config: AppConfig, metrics: Metrics) =>
+        new FailureBudget(
+          config.authFailuresPerMinute,
+          config.redisUrl && config.authFailuresPerMinute > 0 ? new RedisCircuit(config.redisUrl, 'AuthFailures', metrics.redis) : undefined,
+        ),
+    },
+    { provide: APP_GUARD, useClass: BearerAuthGuard },
+  ],
+  exports: [ApiKeysService, DeprecatedCalls, FailureBudget],
 })
 export class AuthModule {}
 

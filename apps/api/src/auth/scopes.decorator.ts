@@ -1,6 +1,6 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
-import { ApiExtension, ApiResponse } from '@nestjs/swagger';
-import { schemaRef } from '../docs/openapi.decorators';
+import { ApiExtension } from '@nestjs/swagger';
+import { ApiForbiddenResponse } from '../docs/openapi.decorators';
 import { ApiKeyScope } from '../keys/api-key';
 
 export const REQUIRED_SCOPES = 'petstore:requiredScopes';
@@ -10,13 +10,5 @@ export const REQUIRED_SCOPES = 'petstore:requiredScopes';
  * missing), shown in the document as `x-required-scopes` and in the 403 response.
  */
 export function RequireScopes(...scopes: ApiKeyScope[]) {
-  return applyDecorators(
-    SetMetadata(REQUIRED_SCOPES, scopes),
-    ApiExtension('x-required-scopes', scopes),
-    ApiResponse({
-      status: 403,
-      description: `The API key lacks the ${scopes.map((s) => `\`${s}\``).join(', ')} scope this operation needs (code \`forbidden\`).`,
-      content: { 'application/json': { schema: schemaRef('Error') } },
-    }),
-  );
+  return applyDecorators(SetMetadata(REQUIRED_SCOPES, scopes), ApiExtension('x-required-scopes', scopes), ApiForbiddenResponse(scopes));
 }

@@ -1,3 +1,4 @@
+import { OWNER_ONLY_UMASK } from '../database/embedded-files';
 import { createEmbeddedDatabase } from '../database/embedded-postgres';
 
 /**
@@ -13,6 +14,7 @@ if (!dataDir || dataDir === '--help' || dataDir === '-h') {
   );
   process.exit(dataDir ? 0 : 2);
 }
+process.umask(OWNER_ONLY_UMASK);
 createEmbeddedDatabase(dataDir)
   .then((db) => db.close())
   .catch((error: unknown) => {

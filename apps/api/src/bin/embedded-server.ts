@@ -13,6 +13,7 @@ async function main(): Promise<void> {
     return;
   }
   const embedded = await startEmbeddedPostgres(process.argv[2] ?? 'memory://');
+  for (const notice of embedded.notices) process.stderr.write(`${notice}\n`);
   process.stdout.write(`${JSON.stringify({ url: embedded.url })}\n`);
   const stop = () => void embedded.stop().then(() => process.exit(0));
   process.on('SIGTERM', stop);

@@ -19,8 +19,11 @@ Database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR (default .data/
 
 class UsageError extends Error {}
 
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * Control characters (Cc) garble a terminal; format characters (Cf: bidirectional controls such as
+ * U+202E, zero-width ones such as U+200B) change or hide what `keys list` shows; line separators break its rows.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
 function parseOptions(argv: string[]) {
   try {
@@ -55,8 +58,8 @@ async function main(argv: string[]): Promise<void> {
       case 'create': {
         const label = values.name?.trim();
         if (!label || label.length > 100) throw new UsageError('--name <label> is required: 1 to 100 characters');
-        // Control characters garble a terminal; bidirectional controls (U+202E …) reverse the text shown by `keys list`.
-        if (UNPRINTABLE.test(label)) throw new UsageError('--name must not contain control or bidirectional control characters');
+        if (UNPRINTABLE.test(label))
+          throw new UsageError('--name must not contain control or format characters (bidirectional controls, zero-width spaces)');
         const { key, record } = await store.create({ label, scopes: scopesOption(values.scopes), expiresAt });
         process.stderr.write(`Created API key ${record.id} "${record.label}" (${record.scopes.join(', ')}). It is shown only this once:\n`);
         process.stdout.write(`${key}\n`);
@@ -155,7 +158,7 @@ function parseDuration(raw: string): number {
 function formatTable(keys: ApiKeyEntity[]): string {
   const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
   const rows = [
-    ['ID', 'LABEL', 'SCOPES', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED', 'REPLACED BY'],
+    ['ID', 'LABEL', 'SCOPES', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED', 'REPLACED BY', 'LAST DEPRECATED CALL'],
     ...keys.map((k) => [
       k.id,
       k.label,
@@ -165,6 +168,7 @@ function formatTable(keys: ApiKeyEntity[]): string {
       when(k.expiresAt),
       when(k.revokedAt),
       k.replacedBy ?? '-',
+      when(k.lastDeprecatedCallAt),
     ]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));

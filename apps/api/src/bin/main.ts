@@ -4,8 +4,11 @@ import { Logger } from '@nestjs/common';
 import { createApp } from '../app.factory';
 import { superviseWorkers } from '../cluster';
 import { ConfigError, loadConfig } from '../config/config';
+import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
 import { databaseTarget } from '../database/database.options';
+import { startDemands } from '../config/start-demands';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
+import { startEmbeddedWatchdog, watchEmbeddedAnswers } from '../database/embedded-watchdog';
 import { DrainState } from '../http/drain';
 
 /** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
@@ -13,16 +16,27 @@ const DRAIN_DEADLINE_MS = 8000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // A supervisor opens no database, so it cannot learn whether a key exists: it reports what it knows.
-  if (config.webConcurrency > 1 && config.productionDemands.length > 0) throw new ConfigError(config.productionDemands);
+  // What needs no database is checked before the database is touched (no connection, no migration).
+  const demands = startDemands(config);
+  if (demands.length > 0) throw new ConfigError(demands);
+  if (config.databaseUrl) await checkDatabase('DATABASE_URL', config.databaseUrl);
+  if (config.databaseDirectUrl) await checkDatabase('DATABASE_DIRECT_URL', config.databaseDirectUrl);
   if (superviseWorkers(config)) return;
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
+  const stopWatchdog = embedded ? startEmbeddedWatchdog() : undefined;
+  const stopWatching = embedded
+    ? watchEmbeddedAnswers(embedded.url, () => {
+        new Logger('Main').error('The embedded PostgreSQL has not answered for 20 s: exiting for the supervisor to restart the service');
+        process.exit(1);
+      })
+    : undefined;
   const app = await createApp(config, databaseTarget(config, embedded?.url));
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
   const logger = new Logger('Main');
+  for (const notice of embedded?.notices ?? []) logger.warn(notice);
   // One line each: a JSON line with \n escapes reads badly in a terminal and in a collector.
   logger.log(`Pet Store API listening on ${base}/v1`);
   logger.log(`Swagger UI: ${base}/docs (OpenAPI document: ${base}/docs/openapi.json)`);
@@ -48,7 +62,9 @@ async function main(): Promise<void> {
     app.get(DrainState).begin();
     await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
     await app.close();
+    stopWatching?.();
     await embedded?.stop();
+    stopWatchdog?.();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -56,6 +72,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A refusal we can word (settings, the database) is said in its own words, without a stack.
+  console.error(error instanceof ConfigError || error instanceof DatabaseUnusableError ? error.message : error);
   process.exit(1);
 });

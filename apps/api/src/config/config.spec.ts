@@ -34,6 +34,8 @@ describe('loadConfig', () => {
       logFormat: undefined,
       corsOrigins: [],
       requestTimeoutMs: 10000,
+      maxConnections: 1000,
+      keepAliveTimeoutMs: 75000,
       rateLimitPerMinute: 1200,
       redisUrl: undefined,
       authFailuresPerMinute: 60,
@@ -54,19 +56,21 @@ describe('loadConfig', () => {
           PORT: '8080',
           DATABASE_URL: 'postgresql://app@db:5432/petstore',
           DATA_DIR: '/var/lib/petstore',
-          API_KEYS: ' key-0123456789abcdef , pet_Zq81LmN0vBc7xRt2 ,,',
+          API_KEYS: ' Hk4mQ9xT2vN7bR1pW6sZ3cL8fJ0dY5gA , pet_Zq81LmN0vBc7xRt2Ke5Wd9 ,,',
           PUBLIC_BASE_URL: 'https://api.example.org/v1/',
           STAGING_BASE_URL: 'http://staging.example.org/v1',
           DATABASE_POOL_SIZE: '4',
           DATABASE_POOLING: 'transaction',
           DATABASE_DIRECT_URL: 'postgresql://app@db-primary:5432/petstore',
           DRAIN_DELAY_MS: '1500',
-          CURSOR_SECRET: 'new-cursor-secret-0123456789abcdef, old-cursor-secret-0123456789abcdef',
+          CURSOR_SECRET: 'Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA, Vd3kP8wE1rT6yU9iO2aS5fG7hJ4lZ0xC',
           WEB_CONCURRENCY: '2',
           LOG_LEVEL: 'debug',
           LOG_FORMAT: 'pretty',
           CORS_ORIGINS: 'https://app.example.com',
           REQUEST_TIMEOUT_MS: '5000',
+          MAX_CONNECTIONS: '200',
+          KEEP_ALIVE_TIMEOUT_MS: '65000',
           RATE_LIMIT_PER_MINUTE: '0',
           REDIS_URL: 'redis://cache:6379',
           AUTH_FAILURES_PER_MINUTE: '10',
@@ -83,19 +87,21 @@ describe('loadConfig', () => {
       port: 8080,
       databaseUrl: 'postgresql://app@db:5432/petstore',
       dataDir: '/var/lib/petstore',
-      apiKeys: ['key-0123456789abcdef', 'pet_Zq81LmN0vBc7xRt2'],
+      apiKeys: ['Hk4mQ9xT2vN7bR1pW6sZ3cL8fJ0dY5gA', 'pet_Zq81LmN0vBc7xRt2Ke5Wd9'],
       publicBaseUrl: 'https://api.example.org/v1',
       stagingBaseUrl: 'http://staging.example.org/v1',
       databasePoolSize: 4,
       databasePooling: 'transaction',
       databaseDirectUrl: 'postgresql://app@db-primary:5432/petstore',
       drainDelayMs: 1500,
-      cursorSecrets: ['new-cursor-secret-0123456789abcdef', 'old-cursor-secret-0123456789abcdef'],
+      cursorSecrets: ['Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA', 'Vd3kP8wE1rT6yU9iO2aS5fG7hJ4lZ0xC'],
       webConcurrency: 2,
       logLevel: 'debug',
       logFormat: 'pretty',
       corsOrigins: ['https://app.example.com'],
       requestTimeoutMs: 5000,
+      maxConnections: 200,
+      keepAliveTimeoutMs: 65000,
       rateLimitPerMinute: 0,
       redisUrl: 'redis://cache:6379',
       authFailuresPerMinute: 10,
@@ -128,7 +134,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses to start in production with metrics on and no METRICS_TOKEN, rather than serve them to anyone', () => {
-    const production = { NODE_ENV: 'production', CURSOR_SECRET: 'new-cursor-secret-0123456789abcdef' };
+    const production = { NODE_ENV: 'production', CURSOR_SECRET: 'Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA' };
     expect(loadConfig(production, CWD).productionDemands).toEqual([METRICS_DEMAND]);
     expect(loadConfig({ ...production, METRICS_ENABLED: 'false' }, CWD).metricsEnabled).toBe(false);
     expect(loadConfig({ ...production, METRICS_TOKEN }, CWD).metricsToken).toBe(METRICS_TOKEN);
@@ -144,6 +150,41 @@ describe('loadConfig', () => {
     expect(problemsOf({ METRICS_TOKEN: token })).toEqual([
       'METRICS_TOKEN must be a random token of 32 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (e.g. `openssl rand -hex 32`)',
     ]);
+  });
+
+  describe('secrets in production', () => {
+    const STRONG = { CURSOR_SECRET: 'Jx0p3kQm9Vb2Zr7Lw4Nc8Ty1Hs6Dg5Fa0Ke3Ui', METRICS_TOKEN };
+    const production = (env: Record<string, string>) => problemsOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', ...STRONG, ...env });
+    const easy = (subject: string, fix: string) =>
+      new RegExp(`^${subject} is too easy to guess \\(an estimated 10\\^[0-9.]+ guesses; at least 10\\^20 needed\\): make one with \`${fix}\`$`);
+    const placeholder = (subject: string, fix: string) => `${subject} is a published placeholder, known to anyone: make one with \`${fix}\``;
+
+    it.each([
+      ['API_KEYS', 'abcdefghijklmnop', easy('API_KEYS entry 1', 'openssl rand -base64 32')],
+      ['API_KEYS', 'changeme-changeme-changeme', easy('API_KEYS entry 1', 'openssl rand -base64 32')],
+      ['API_KEYS', 'Jx0p3kQm9Vb2Zr7Lw4Nc8Ty1Hs6Dg5Fa0Ke3Ui,petstore-api-key-2026', easy('API_KEYS entry 2', 'openssl rand -base64 32')],
+      ['METRICS_TOKEN', '0123456789abcdef0123456789abcdef', easy('METRICS_TOKEN', 'openssl rand -hex 32')],
+      ['CURSOR_SECRET', 'a'.repeat(32), easy('CURSOR_SECRET entry 1', 'openssl rand -base64 32')],
+      ['CURSOR_SECRET', 'output-of-openssl-rand-base64-32', placeholder('CURSOR_SECRET entry 1', 'openssl rand -base64 32')],
+      ['CURSOR_SECRET', 'petstore-development-cursor-secret-not-for-production', placeholder('CURSOR_SECRET entry 1', 'openssl rand -base64 32')],
+    ])('refuses a guessable %s (%s), naming it and how to make a good one', (name, value, problem) => {
+      const problems = production({ [name]: value });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(problem);
+    });
+
+    it('accepts random values, and leaves development and tests their fixed ones', () => {
+      const random = { API_KEYS: 'pet_KiSWS233-SiZndhoGYA6JLasfagqfiryXB6EJVZCty0,6jFyD41K9maEeEjMXxU4dl5elyTlIhUVkddQv1J1hdM=' };
+      const env = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', ...STRONG, ...random };
+      expect(loadConfig({ ...env, METRICS_TOKEN: 'f3b4433b55667aa40f4eac1813ee229cf3b4433b55667aa4' }, CWD).productionDemands).toEqual([]);
+      expect(
+        loadConfig({ NODE_ENV: 'test', API_KEYS: 'test-key-0123456789abcdefghijklmnop', CURSOR_SECRET: 'a'.repeat(32) }, CWD).apiKeys,
+      ).toHaveLength(1);
+    });
+
+    it('never echoes the secret in its message', () => {
+      expect(production({ API_KEYS: 'changeme-changeme-changeme' }).join('\n')).not.toContain('changeme');
+    });
   });
 
   it('turns traces on from the standard OTEL_* variables only, and checks them', () => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { secretWeakness } from './secret-strength';
 import { CONFIG_VARIABLES, VariableDoc, VariableName } from './variables';
 
 /** The service's configuration, read from the environment once at start. */
@@ -41,6 +42,8 @@ export interface AppConfig {
   corsOrigins: string[];
   /** Time allowed to receive a whole request. */
   requestTimeoutMs: number;
+  maxConnections: number;
+  keepAliveTimeoutMs: number;
   /** Requests a minute per API key; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Where the rate limit counters live; in memory when absent. */
@@ -141,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       problems.push(`CORS_ORIGINS entry "${origin.slice(0, 100)}" must be an origin such as https://app.example.com`);
   });
   const requestTimeoutMs = read('REQUEST_TIMEOUT_MS', 10000, (raw) => integerIn(raw, 1000, 300000), 'must be an integer from 1000 to 300000');
+  const maxConnections = read('MAX_CONNECTIONS', 1000, (raw) => integerIn(raw, 1, 100000), 'must be an integer from 1 to 100000');
+  const keepAliveTimeoutMs = read('KEEP_ALIVE_TIMEOUT_MS', 75000, (raw) => integerIn(raw, 1000, 600000), 'must be an integer from 1000 to 600000');
   const rateLimitPerMinute = read('RATE_LIMIT_PER_MINUTE', 1200, (raw) => integerIn(raw, 0, 1_000_000), 'must be an integer from 0 (off) to 1000000');
   const redisUrl = raw('REDIS_URL');
   const authFailuresPerMinute = read(
@@ -179,6 +184,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
+  // Production's secrets must be random: the values this project publishes (.env.example, the
+  // development default) and guessable ones are refused, each named with the command that makes a good one.
+  const placeholders = [DEV_CURSOR_SECRET, ...CONFIG_VARIABLES.flatMap((variable: VariableDoc) => variable.example ?? [])];
+  const strongInProduction = (subject: string, secret: string, fix: string | undefined) => {
+    const weakness = nodeEnv === 'production' ? secretWeakness(secret, placeholders) : undefined;
+    if (weakness) problems.push(`${subject} ${weakness}: make one with \`${fix}\``);
+  };
   const apiKeys = (raw('API_KEYS') ?? '')
     .split(',')
     .map((key) => key.trim())
@@ -190,7 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       problems.push(
         `API_KEYS entry ${index + 1} is too easy to guess: use a random key (e.g. \`pnpm -s keys create\`, or \`openssl rand -base64 32\`)`,
       );
-    }
+    } else strongInProduction(`API_KEYS entry ${index + 1}`, key, 'openssl rand -base64 32');
   });
   const cursorSecrets = (raw('CURSOR_SECRET') ?? '')
     .split(',')
@@ -198,7 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     .filter((secret) => secret !== '');
   if (cursorSecrets.some((secret) => secret.length < CURSOR_SECRET_MIN_LENGTH)) {
     problems.push(`CURSOR_SECRET entries must be at least ${CURSOR_SECRET_MIN_LENGTH} characters (e.g. \`openssl rand -base64 32\`)`);
-  }
+  } else cursorSecrets.forEach((secret, index) => strongInProduction(`CURSOR_SECRET entry ${index + 1}`, secret, demandFix('CURSOR_SECRET')));
   if (cursorSecrets.length === 0) {
     if (nodeEnv === 'production' && purpose === 'service') {
       productionDemands.push(
@@ -223,7 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     (!BEARER_TOKEN.test(metricsToken) || metricsToken.length < 32 || metricsToken.length > 512 || estimatedBits(metricsToken) < MIN_KEY_BITS)
   ) {
     problems.push('METRICS_TOKEN must be a random token of 32 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (e.g. `openssl rand -hex 32`)');
-  }
+  } else if (metricsToken !== undefined) strongInProduction('METRICS_TOKEN', metricsToken, demandFix('METRICS_TOKEN'));
   // Refuse rather than serve the metrics to anyone: they describe traffic, keys' refusals and the database.
   if (metricsEnabled && metricsToken === undefined && nodeEnv === 'production' && purpose === 'service') {
     productionDemands.push(
@@ -250,6 +262,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logFormat,
     corsOrigins,
     requestTimeoutMs,
+    maxConnections,
+    keepAliveTimeoutMs,
     rateLimitPerMinute,
     redisUrl,
     authFailuresPerMinute,

@@ -28,7 +28,7 @@ export const CONFIG_VARIABLES = [
     default: 'development',
     usedBy: BOTH,
     description:
-      '`development`, `production` or `test`. Production demands `CURSOR_SECRET` and an API key; development creates and prints a key on a first start',
+      '`development`, `production` or `test`. Production demands `CURSOR_SECRET`, `METRICS_TOKEN` (while metrics are on) and an API key, each hard to guess; development creates and prints a key on a first start',
   },
   {
     name: 'HOST',
@@ -68,7 +68,7 @@ export const CONFIG_VARIABLES = [
     usedBy: SERVICE,
     example: 'pet_…',
     description:
-      'comma-separated keys holding every scope, kept in memory only (16–512 characters of `A-Z a-z 0-9 - . _ ~ + /`, random). Or create keys with `pnpm keys create`',
+      'comma-separated keys holding every scope, kept in memory only (16–512 characters of `A-Z a-z 0-9 - . _ ~ + /`, random: production refuses a guessable one). Or create keys with `pnpm keys create`',
   },
   {
     name: 'CURSOR_SECRET',
@@ -77,7 +77,7 @@ export const CONFIG_VARIABLES = [
     requiredInProduction: 'openssl rand -base64 32',
     example: 'output-of-openssl-rand-base64-32',
     description:
-      'comma-separated secrets (each at least 32 characters) signing list cursors: the first signs, every one verifies; the same on every instance',
+      'comma-separated secrets (each at least 32 characters, random: production refuses a guessable one or a placeholder) signing list cursors: the first signs, every one verifies; the same on every instance',
   },
   {
     name: 'WEB_CONCURRENCY',
@@ -113,6 +113,18 @@ export const CONFIG_VARIABLES = [
     description: 'comma-separated origins allowed to call the API from a browser',
   },
   { name: 'REQUEST_TIMEOUT_MS', default: '10000', usedBy: SERVICE, description: 'time allowed to receive a whole request (1000–300000)' },
+  {
+    name: 'MAX_CONNECTIONS',
+    default: '1000',
+    usedBy: SERVICE,
+    description: 'open client connections at most (1–100000); more are closed as they arrive (see [Security limits](#security-limits))',
+  },
+  {
+    name: 'KEEP_ALIVE_TIMEOUT_MS',
+    default: '75000',
+    usedBy: SERVICE,
+    description: 'how long an idle keep-alive connection is kept (1000–600000): longer than clients and the balancer keep theirs',
+  },
   { name: 'RATE_LIMIT_PER_MINUTE', default: '1200', usedBy: SERVICE, description: 'requests per minute per API key; `0` turns rate limiting off' },
   {
     name: 'REDIS_URL',
@@ -124,7 +136,8 @@ export const CONFIG_VARIABLES = [
     name: 'AUTH_FAILURES_PER_MINUTE',
     default: '60',
     usedBy: SERVICE,
-    description: 'failed authentications a client address may make per minute before it gets 429 (`0`: no limit)',
+    description:
+      'failed authentications a client address (IPv6: its /64) may make per minute before it gets 429 (`0`: no limit); a valid key still passes. Counted in Redis with `REDIS_URL`',
   },
   {
     name: 'TRUST_PROXY',
@@ -144,7 +157,8 @@ export const CONFIG_VARIABLES = [
     defaultNote: 'unset (`/metrics` open outside production)',
     requiredInProduction: 'openssl rand -hex 32',
     example: 'output-of-openssl-rand-hex-32',
-    description: 'the bearer token `GET /metrics` demands (32–512 random token characters); required in production while metrics are on',
+    description:
+      'the bearer token `GET /metrics` demands (32–512 random token characters: production refuses a guessable one); required in production while metrics are on',
   },
   {
     name: 'OTEL_EXPORTER_OTLP_ENDPOINT',

@@ -18,11 +18,13 @@ export interface DatabaseTarget {
   pooling?: 'session' | 'transaction';
   /** A direct connection to the same database, for what needs a session (LISTEN, migrations). */
   directUrl?: string;
+  /** The embedded PostgreSQL's folder (DATA_DIR), whose free space is watched. */
+  dataDir?: string;
 }
 
 /** Where the configuration points: DATABASE_URL and its pooling, else the embedded PostgreSQL at `embeddedUrl`. */
 export function databaseTarget(config: AppConfig, embeddedUrl?: string): DatabaseTarget {
-  if (!config.databaseUrl) return { url: embeddedUrl!, embedded: true };
+  if (!config.databaseUrl) return { url: embeddedUrl!, embedded: true, dataDir: config.dataDir.startsWith('memory://') ? undefined : config.dataDir };
   return { url: config.databaseUrl, embedded: false, pooling: config.databasePooling, directUrl: config.databaseDirectUrl };
 }
 

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { cancelStatement } from './cancel';
 import { DATABASE_TARGET, DatabaseTarget } from './database.options';
+import { DiskSpace } from './disk-space';
 import { Metrics } from '../observability/metrics';
 import { endWithError, startStatementSpan, tracing } from '../observability/tracing';
 
@@ -31,16 +32,20 @@ type Policy = 'prepared' | 'unnamed' | 'transaction';
 // connection is shared behind our back. Raised at Parse or Bind, before anything ran, so a retry is safe.
 const LOST_STATEMENT = new Set(['26000', '42P05']);
 
+/** A statement that writes: what the embedded PostgreSQL refuses while its disk is full. */
+const WRITES = /^\s*(INSERT|UPDATE|DELETE|WITH)\b/i;
+
 /**
  * The data-access layer every feature uses: it runs statements on the pg pool that TypeORM opened and
  * owns (its PostgresDriver's `master`) under the policy the database calls for. TypeORM's own `query`
- * builds a QueryRunner with events around every call and cannot name a statement (see README,
- * Performance); repositories stay available through `dataSource` for what is not on a request's path.
+ * builds a QueryRunner with events around every call and cannot name a statement (see
+ * docs/performance.md); repositories stay available through `dataSource` for what is not on a request's path.
  */
 @Injectable()
 export class Database {
   private readonly logger = new Logger('Database');
   private policy: Policy;
+  private readonly disk?: DiskSpace;
 
   constructor(
     @InjectDataSource() readonly dataSource: DataSource,
@@ -48,6 +53,7 @@ export class Database {
     @Optional() private readonly metrics?: Metrics,
   ) {
     this.policy = target.embedded ? 'unnamed' : target.pooling === 'transaction' ? 'transaction' : 'prepared';
+    if (target.dataDir) this.disk = new DiskSpace(target.dataDir);
     metrics?.watchPool(() => (dataSource.isInitialized ? ((dataSource.driver as PostgresDriver).master as Pool) : undefined));
   }
 
@@ -59,6 +65,11 @@ export class Database {
   get sessionUrl(): string | undefined {
     if (this.target.embedded) return undefined;
     return this.target.pooling === 'transaction' ? this.target.directUrl : this.target.url;
+  }
+
+  /** Why the database cannot take writes (the embedded one's disk is full), or undefined: for readiness. */
+  diskShortage(): string | undefined {
+    return this.disk?.shortage();
   }
 
   /** The rows `statement` returns for `values`; timed by statement name (metrics) and traced as a span of its own. */
@@ -81,7 +92,10 @@ export class Database {
 
   private async run<R extends QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    if (this.policy === 'unnamed') return (await pool.query<R>({ text: statement.text, values })).rows;
+    if (this.policy === 'unnamed') {
+      if (this.disk && WRITES.test(statement.text)) this.disk.assertWritable();
+      return (await pool.query<R>({ text: statement.text, values })).rows;
+    }
     if (this.policy === 'transaction') return this.cancellable<R>(pool, statement.text, values);
     try {
       return (await pool.query<R>({ name: statement.name, text: statement.text, values })).rows;
@@ -98,6 +112,11 @@ export class Database {
 
   private async cancellable<R extends QueryResultRow>(pool: Pool, text: string, values: unknown[]): Promise<R[]> {
     const client: PoolClient = await pool.connect();
+    // A checked-out client has no 'error' listener of the pool's: a connection lost under the statement
+    // (a pooler restarting) would be an unhandled 'error' event, which ends the process. The statement's
+    // own promise rejects with that error, so the request is answered 503; this listener only keeps it quiet.
+    const lost = (): void => undefined;
+    client.on('error', lost);
     let rows: R[];
     try {
       rows = (await client.query<R>({ text, values })).rows;
@@ -105,12 +124,18 @@ export class Database {
       // The client gave up while the server may still run the statement: have the server stop it too.
       if ((error as Error).message === 'Query read timeout') await cancelStatement(this.target.url, client as unknown as CancelKey);
       // As pg's own pool.query does: a connection that failed a statement is not reused.
-      client.release(error as Error);
+      release(client, lost, error as Error);
       throw error;
     }
-    client.release();
+    release(client, lost);
     return rows;
   }
+}
+
+/** Back to the pool, which listens for the client's errors again while it idles. */
+function release(client: PoolClient, listener: () => void, error?: Error): void {
+  client.removeListener('error', listener);
+  client.release(error);
 }
 
 type CancelKey = Parameters<typeof cancelStatement>[1];

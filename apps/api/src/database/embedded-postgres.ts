@@ -1,22 +1,24 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ConfigError } from '../config/config';
+import { START_RESERVE_BYTES, freeBytes, megabytes } from './disk-space';
+import { closeToOthers, createSocketDir, ownerOnlyDataDir, removeStaleSocketDirs } from './embedded-files';
+import { OwnerLock, lockDataDir, runningOwner } from './embedded-owner';
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL the app connects to with pg, exactly as to a server. */
   url: string;
+  /** What the start found and corrected (stale owner file, open permissions, leftover sockets): for the log. */
+  notices: string[];
   stop(): Promise<void>;
 }
 
 /** The socket is named as PostgreSQL's would be for this port: pg finds it from the directory and port. */
 const SOCKET_PORT = 5432;
-
-/** Written into DATA_DIR while a process serves it: PGlite files can be opened by one process only. */
-const OWNER_FILE = 'embedded-postgres.json';
 
 /**
  * PostgreSQL's default 128 MB of shared buffers live in the WebAssembly heap, all of it resident once
@@ -41,49 +43,59 @@ function initialiseInChild(dataDir: string): void {
  * Starts PGlite (PostgreSQL compiled to WebAssembly) and serves it over the PostgreSQL wire protocol
  * on a private Unix socket, so the app speaks to it through pg and TypeORM like to any server.
  * `dataDir` is a folder, or `memory://` for a database that lives only as long as the process.
+ * The folder is taken (embedded-owner.ts) before the database opens, and made owner-only.
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+  const notices: string[] = [];
+  const notice = (message: string) => notices.push(message);
   const inMemory = dataDir.startsWith('memory://');
+  const removed = removeStaleSocketDirs();
+  if (removed > 0) notice(`removed ${removed} socket folder(s) of embedded PostgreSQL processes that are gone from ${tmpdir()}`);
+  let lock: OwnerLock | undefined;
   if (!inMemory) {
-    mkdirSync(dataDir, { recursive: true });
-    const owner = runningEmbeddedPostgres(dataDir);
-    if (owner) throw new ConfigError([`DATA_DIR ${dataDir} is in use: process ${owner.pid} already serves its embedded PostgreSQL`]);
+    ownerOnlyDataDir(dataDir, notice);
+    assertRoomToStart(dataDir);
+    lock = lockDataDir(dataDir, notice);
   }
-  if (!inMemory) initialiseInChild(dataDir);
-  const db = await createEmbeddedDatabase(dataDir);
-  // Served on a Unix socket in a directory only this user may enter: PGlite has no passwords, and a
-  // loopback TCP port would let any local user read api_keys or add a key of their own. (A temporary
-  // directory, not DATA_DIR: a socket path must stay under about 100 bytes.)
-  const socketDir = mkdtempSync(join(tmpdir(), 'petstore-pg-'));
-  // PGlite runs one query at a time; the socket server queues the connections' queries.
-  const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: 8 });
-  await server.start();
-  const url = `postgres://postgres@localhost:${SOCKET_PORT}/postgres?host=${encodeURIComponent(socketDir)}&sslmode=disable`;
-  if (!inMemory) writeFileSync(join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.pid, url }));
-  return {
-    url,
-    async stop() {
-      if (!inMemory) rmSync(join(dataDir, OWNER_FILE), { force: true });
-      await server.stop();
-      await db.close();
-      rmSync(socketDir, { recursive: true, force: true });
-    },
-  };
+  try {
+    if (!inMemory) initialiseInChild(dataDir);
+    const db = await createEmbeddedDatabase(dataDir);
+    if (!inMemory) closeToOthers(dataDir);
+    // Served on a Unix socket in a directory only this user may enter: PGlite has no passwords, and a
+    // loopback TCP port would let any local user read api_keys or add a key of their own.
+    const socketDir = createSocketDir();
+    // PGlite runs one query at a time; the socket server queues the connections' queries.
+    const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: 8 });
+    await server.start();
+    const url = `postgres://postgres@localhost:${SOCKET_PORT}/postgres?host=${encodeURIComponent(socketDir)}&sslmode=disable`;
+    lock?.serving(url);
+    return {
+      url,
+      notices,
+      async stop() {
+        lock?.release();
+        await server.stop();
+        await db.close();
+        rmSync(socketDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+/** Refuses, saying why, a start that PGlite would fail with no more than "PGlite failed to initialize properly". */
+function assertRoomToStart(dataDir: string): void {
+  const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
+  const needed = fresh ? START_RESERVE_BYTES.fresh : START_RESERVE_BYTES.existing;
+  const free = freeBytes(dataDir);
+  if (free >= needed) return;
+  const what = fresh ? 'to create its files (about 40 MB) and keep its reserve' : 'to open (a WAL segment) and keep its reserve';
+  throw new ConfigError([`DATA_DIR ${dataDir} has ${megabytes(free)} free: the embedded PostgreSQL needs ${megabytes(needed)} ${what}`]);
 }
 
 /** The process serving the embedded PostgreSQL in `dataDir`, and its URL, when one is running. */
 export function runningEmbeddedPostgres(dataDir: string): { pid: number; url: string } | undefined {
-  let owner: { pid: number; url: string };
-  try {
-    owner = JSON.parse(readFileSync(join(dataDir, OWNER_FILE), 'utf8')) as { pid: number; url: string };
-  } catch {
-    return undefined;
-  }
-  try {
-    process.kill(owner.pid, 0);
-    return owner;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else. Anything else: a stale file.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? owner : undefined;
-  }
+  return runningOwner(dataDir);
 }

@@ -1,7 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { openApiSchemas } from '@petstore/contracts';
+import { API_VERSION, openApiSchemas } from '@petstore/contracts';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '../config/config';
+import { serveDocumentsOnce } from './served-documents';
 
 const DESCRIPTION = [
   'Keeps the records of the animals offered in the store: list them, add one, get one.',
@@ -13,30 +15,38 @@ const DESCRIPTION = [
   'Every error answers with the Error body `{ code, message, status }` as `application/json`;',
   'besides the statuses listed per operation, a path the service does not know answers 404 `not_found`',
   'and a known path with another method answers 405 `method_not_allowed` with an `Allow` header.',
+  'A request that is not valid HTTP/1.1 answers 400 `malformed_request`, and one whose headers exceed 16 KiB 431',
+  '`headers_too_large`, before any operation is chosen; the operations do not list them.',
 ].join('\n');
 
 /** Headers on every answer of a deprecated operation (see http/deprecation.ts). */
 const DEPRECATION_HEADERS = {
   Deprecation: {
     description: 'When the operation became deprecated, as `@<Unix time>` (RFC 9745).',
+    required: true,
     schema: { type: 'string', example: '@1767225600' },
   },
   Sunset: {
     description: 'When the operation will be removed (RFC 8594).',
+    required: true,
     schema: { type: 'string', example: 'Thu, 05 Dec 2030 00:00:00 GMT' },
   },
   Link: {
     description: 'The operation that replaces it, with `rel="successor-version"`.',
+    required: true,
     schema: { type: 'string', example: '</v1/pets>; rel="successor-version"' },
   },
 };
+
+const optional = (headers: typeof DEPRECATION_HEADERS) =>
+  Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { ...header, required: false }]));
 
 /** Builds the OpenAPI document from the code; paths are relative to servers that end in `/v1`. */
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Pet Store API')
     .setDescription(DESCRIPTION)
-    .setVersion('1.0.0')
+    .setVersion(API_VERSION)
     // Relative to where the document is served, so it names this instance whatever its host and port.
     .addServer('/v1', 'This instance')
     .addServer(config.publicBaseUrl, 'Production')
@@ -63,8 +73,12 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of [pathItem.get, pathItem.post, pathItem.put, pathItem.patch, pathItem.delete]) {
       if (!operation?.deprecated) continue;
-      for (const response of Object.values(operation.responses)) {
-        if (response && 'description' in response) response.headers = { ...response.headers, ...DEPRECATION_HEADERS };
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!response || !('description' in response)) continue;
+        // A path that is not a valid URL (`/pets/%ZZ`) is refused with a 400 by the router, before the
+        // operation is chosen: that 400 has no deprecation headers, so a 400 may lack them.
+        const headers = status === '400' ? optional(DEPRECATION_HEADERS) : DEPRECATION_HEADERS;
+        response.headers = { ...response.headers, ...headers };
       }
     }
   }
@@ -98,7 +112,8 @@ function downloadUrl(system: unknown): unknown {
 }
 
 /** Serves the document at /docs/openapi.json and /docs/openapi.yaml and Swagger UI at /docs, without a key. */
-export function setupSwagger(app: INestApplication, config: AppConfig): void {
+export function setupSwagger(app: NestFastifyApplication, config: AppConfig): void {
+  serveDocumentsOnce(app.getHttpAdapter().getInstance(), '/docs');
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app, config), {
     useGlobalPrefix: false,
     jsonDocumentUrl: 'docs/openapi.json',

@@ -1,11 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { DomainError } from '@petstore/http-errors';
 import { Public } from '../auth/public.decorator';
 import { ApiPublicErrorResponses } from '../docs/openapi.decorators';
-import { DATABASE_TIMEOUTS } from '../database/database.options';
+import { Database } from '../database/database';
 import { DrainState } from '../http/drain';
+import { DatabasePing } from './database-ping';
+import { Metrics } from '../observability/metrics';
 
 export class ShuttingDownError extends DomainError {
   constructor() {
@@ -16,6 +17,12 @@ export class ShuttingDownError extends DomainError {
 export class DatabaseNotReadyError extends DomainError {
   constructor() {
     super('service_unavailable', 'Not ready: the database does not answer');
+  }
+}
+
+export class DiskFullNotReadyError extends DomainError {
+  constructor() {
+    super('service_unavailable', "Not ready: the database's disk is full");
   }
 }
 
@@ -31,9 +38,10 @@ const HEALTH_SCHEMA = {
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: DatabasePing,
     private readonly drain: DrainState,
+    private readonly metrics: Metrics,
+    private readonly db: Database,
   ) {}
 
   @Get('live')
@@ -48,12 +56,14 @@ export class HealthController {
   @ApiOperation({ operationId: 'ready', summary: 'Readiness: the database answers and the instance is not shutting down' })
   @ApiResponse({ status: 200, description: 'The service can serve requests.', content: { 'application/json': { schema: HEALTH_SCHEMA } } })
   @ApiPublicErrorResponses(503)
-  async ready(): Promise<unknown> {
-    if (this.drain.draining) throw new ShuttingDownError();
-    try {
-      return await this.health.check([() => this.database.pingCheck('database').withTimeout(DATABASE_TIMEOUTS.queryMs)]);
-    } catch {
-      throw new DatabaseNotReadyError();
+  async ready(): Promise<{ status: 'ok' }> {
+    if (this.drain.draining || this.db.diskShortage()) {
+      this.metrics.readiness(false);
+      throw this.drain.draining ? new ShuttingDownError() : new DiskFullNotReadyError();
     }
+    const answers = await this.database.answers();
+    this.metrics.readiness(answers);
+    if (!answers) throw new DatabaseNotReadyError();
+    return { status: 'ok' };
   }
 }

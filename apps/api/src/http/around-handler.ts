@@ -11,7 +11,7 @@ export type Around = (request: FastifyRequest, reply: FastifyReply, handler: () 
  * hidden parameters (@Req, @Res passthrough) are appended after the declared ones and taken off again
  * before the call. Nest resolves them as it would in the signature, so a wrapper costs what @Req()
  * and @Res() cost there; not a Nest interceptor, whose rxjs pipeline cost ~15 % of a create
- * (see README, Performance). Decorators stack: the one written lowest runs innermost.
+ * (see docs/performance.md). Decorators stack: the one written lowest runs innermost.
  */
 export function aroundHandler(around: Around): MethodDecorator {
   return (target, key, descriptor) => {

@@ -9,6 +9,8 @@ export interface DeprecationConfig {
     sunset: Date;
     /** The path of the operation that replaces it. */
     successor: string;
+    /** Its operationId, as metrics and the key tool name it. */
+    operation: string;
   };
 }
 

@@ -1,85 +1,85 @@
-import { DomainError, ValidationFailedError } from '@petstore/http-errors';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Socket } from 'node:net';
+import { DomainError, RateLimitedError } from '@petstore/http-errors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RejectedBody, UnparsedJson } from './json-body-values';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
- * A body that could not be accepted. It is handed to the route instead of failing at once, because
- * authentication is checked before anything about the body: the body pipe throws it after the guard.
+ * What the body reader asks before it reads a byte: the seconds the request's address must still wait
+ * for failed authentications (0: none; a key that passes a refused address anyway gets 0).
  */
-export class RejectedBody {
-  constructor(readonly error: DomainError) {}
+export interface BodyGate {
+  retryAfterSeconds(request: FastifyRequest): number;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const TAKES_BODY = Symbol('takesBody');
+const MEDIA_TYPE_PROBLEM = Symbol('mediaTypeProblem');
+type BodyRequest = FastifyRequest & { [TAKES_BODY]?: true; [MEDIA_TYPE_PROBLEM]?: DomainError };
 
-const REPLY = Symbol('reply');
-type RequestWithReply = FastifyRequest & { [REPLY]?: FastifyReply };
+/** The syntax of `Authorization: Bearer <token>` (RFC 6750 §2.1); whether the key is valid is the guard's. */
+const BEARER = /^bearer +[A-Za-z0-9\-._~+/]+=*$/i;
+
+/** A Content-Type Fastify accepts, standing in for one it would refuse (415) before any guard. */
+const STAND_IN_TYPE = 'application/x-refused';
 
 /**
- * Replaces Fastify's body parsers with one that accepts JSON only and defers every refusal. A body over
- * the limit is not read on: as soon as Content-Length or the count passes 64 KiB the route runs (401 or
- * 413) and its answer closes the connection, so nothing past the limit is read (Node would otherwise
- * read a kept-alive request's unread body to its end, 1 GiB included).
+ * Replaces Fastify's body parsers with one that reads JSON only, and only where it may be taken: on a
+ * route that takes a body, from a request with a Bearer header, from an address not refused, with
+ * the JSON media type, up to 64 KiB. Anything else is not read at all: the route answers (401, 429,
+ * 405, 415, 413, in the order of the guards) and the answer closes the connection (unread-bodies.ts).
+ * What is read is parsed only after the guards (JsonBody), so an unauthenticated client costs no parse.
  */
-export function installJsonBodyParser(fastify: FastifyInstance): void {
-  // The parser is not handed the reply; routes that take a body hand it over (no cost for the others).
+export function installJsonBodyParser(fastify: FastifyInstance, gate: BodyGate): void {
+  // Only routes that take a body mark their requests; the parser reads nothing for the others.
   fastify.addHook('onRoute', (route) => {
     if (![route.method].flat().some((method) => method === 'POST' || method === 'PUT' || method === 'PATCH')) return;
     const existing = route.preParsing ? [route.preParsing].flat() : [];
     route.preParsing = [
       ...existing,
-      (request, reply, payload, done) => {
-        (request as RequestWithReply)[REPLY] = reply;
+      (request: BodyRequest, _reply, payload, done) => {
+        request[TAKES_BODY] = true;
+        const problem = checkMediaType(request.headers['content-type']);
+        if (problem && request.headers['content-type'] !== undefined) {
+          request[MEDIA_TYPE_PROBLEM] = problem;
+          request.headers['content-type'] = STAND_IN_TYPE;
+        }
         done(null, payload);
       },
     ];
   });
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (request: FastifyRequest, payload, done) => {
-    let settled = false;
-    const finish = (error: Error | null, body?: unknown) => {
-      if (settled) return;
-      settled = true;
-      done(error, body);
-    };
-    const stopReading = () => {
-      payload.removeAllListeners('data');
+  fastify.addContentTypeParser('*', (request: BodyRequest, payload, done) => {
+    const refuse = (error: DomainError) => {
       payload.pause();
-      (request as RequestWithReply)[REPLY]?.header('connection', 'close');
-      lingerOnClose(request.raw.socket);
-      finish(null, new RejectedBody(tooLarge()));
+      done(null, new RejectedBody(error));
     };
-    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return stopReading();
-    const mediaTypeProblem = checkMediaType(request.headers['content-type']);
+    if (!request[TAKES_BODY]) return refuse(new DomainError('method_not_allowed', 'This route takes no request body'));
+    if (!BEARER.test(request.headers.authorization ?? '')) {
+      return refuse(new DomainError('unauthorized', 'An API key is required to send a request body'));
+    }
+    const retryAfterSeconds = gate.retryAfterSeconds(request);
+    if (retryAfterSeconds > 0) return refuse(new RateLimitedError(retryAfterSeconds, 'Too many failed authentications from this address'));
+    const mediaTypeProblem = request[MEDIA_TYPE_PROBLEM] ?? checkMediaType(request.headers['content-type']);
+    if (mediaTypeProblem) return refuse(mediaTypeProblem);
+    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return refuse(tooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const settle = (error: Error | null, body?: unknown) => {
+      if (settled) return;
+      settled = true;
+      payload.removeAllListeners('data');
+      done(error, body);
+    };
     payload.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > BODY_LIMIT_BYTES) return stopReading();
-      if (!mediaTypeProblem) chunks.push(chunk); // a body of another type is read (to keep the connection), not kept
+      if (size <= BODY_LIMIT_BYTES) return void chunks.push(chunk);
+      payload.pause();
+      settle(null, new RejectedBody(tooLarge()));
     });
-    payload.on('error', (error) => finish(error));
-    payload.on('end', () => finish(null, mediaTypeProblem ? new RejectedBody(mediaTypeProblem) : parseJson(Buffer.concat(chunks))));
+    payload.on('error', (error) => settle(error));
+    payload.on('end', () => settle(null, new UnparsedJson(Buffer.concat(chunks))));
   });
-}
-
-/** How long a refused connection stays half-closed before it is reset. */
-const LINGER_MS = 1000;
-
-/**
- * Closing a socket whose unread body is still arriving makes the kernel send a reset, which can overtake
- * the answer: a client on Node.js 24 then sees EPIPE and no response at all. So after the answer, send FIN,
- * read nothing more, and reset only after LINGER_MS, by which time the answer has arrived (a lingering
- * close, as in Apache, but reading nothing: the client's writes just stall).
- */
-function lingerOnClose(socket: Socket): void {
-  socket.destroySoon = () => {
-    socket.pause();
-    socket.end();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  };
 }
 
 function checkMediaType(header: string | undefined): DomainError | undefined {
@@ -96,15 +96,4 @@ function checkMediaType(header: string | undefined): DomainError | undefined {
 
 function tooLarge(): DomainError {
   return new DomainError('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB`);
-}
-
-function parseJson(bytes: Buffer): unknown {
-  if (bytes.length === 0) {
-    return new RejectedBody(new ValidationFailedError([{ field: 'body', message: 'The request body is required' }]));
-  }
-  try {
-    return JSON.parse(utf8.decode(bytes));
-  } catch {
-    return new RejectedBody(new DomainError('malformed_json', 'The request body is not valid JSON (UTF-8)'));
-  }
 }

@@ -1,9 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply } from 'fastify';
-import helmet from 'helmet';
+import { DomainError, mapError, sendError } from '@petstore/http-errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import { AppConfig } from '../config/config';
+import { REQUEST_ID_HEADER } from '../logging/request-logging';
 
 /** Header and time limits of the HTTP server, so that a slow or huge request cannot hold it. */
 export function serverLimits(config: AppConfig) {
@@ -12,10 +14,14 @@ export function serverLimits(config: AppConfig) {
     requestTimeout: config.requestTimeoutMs,
     // A socket with no activity at all is closed after this.
     connectionTimeout: config.requestTimeoutMs * 3,
-    // Idle keep-alive connections are closed after 5 s (below usual load balancer idle timeouts).
-    keepAliveTimeout: 5000,
+    // An idle keep-alive connection is kept longer than its clients and the balancer keep theirs
+    // (HAProxy's `timeout http-keep-alive`, Node's agent: 4-5 s): the client closes first, so the server
+    // never closes a connection just as a request is sent on it (a reset, "other side closed").
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     http: {
       maxHeaderSize: 16 * 1024,
+      // A request without Host is answered in installSecurity's hook, with the Error body, not Node's bare 400.
+      requireHostHeader: false,
       // How often Node checks requestTimeout / headersTimeout (its default is 30 s).
       connectionsCheckingInterval: 1000,
     },
@@ -34,43 +40,81 @@ export function applyRequestTimeouts(server: Server, config: AppConfig): void {
 
 /**
  * Security headers (helmet's defaults: CSP, HSTS, nosniff, frame and referrer policies …) on every
- * answer, errors and docs included; Swagger UI loads only its own scripts, so the default CSP holds.
- * helmet's defaults are the same for every request, so they are computed once and set in one call.
+ * answer, errors and docs included; Swagger UI loads only its own scripts, so the strict CSP holds.
+ * What depends on TLS is sent only over TLS (see headersFor). Each set is computed once.
  * CORS is off unless CORS_ORIGINS names the origins allowed to call the API from a browser.
  */
 export async function installSecurity(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onRequest', (_request, reply, done) => {
-      reply.headers(SECURITY_HEADERS);
+    .addHook('onRequest', (request, reply, done) => {
+      reply.headers(headersFor(request));
+      if (request.headers.host === undefined && request.raw.httpVersionMinor !== 0) return refuseWithoutHost(request, reply);
       done();
     });
   if (config.corsOrigins.length > 0) {
-    await app.register(cors, {
+    const options = {
       origin: config.corsOrigins,
       methods: ['GET', 'POST'],
       allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
       exposedHeaders: ['Location', 'Link', 'Deprecation', 'Sunset', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
       maxAge: 600,
+    };
+    // An OPTIONS that is no preflight is an API request like any other (405 with the Error body), not
+    // the plugin's text/plain 400 "Invalid Preflight Request".
+    const notPreflight = { origin: false };
+    await app.register(cors, {
+      delegator: (request: FastifyRequest, callback: (error: Error | null, options: object) => void) =>
+        callback(null, request.method === 'OPTIONS' && !isPreflight(request) ? notPreflight : options),
     });
   }
 }
 
-/** The headers helmet's middleware sets, collected once from a stand-in response. */
-const SECURITY_HEADERS: Record<string, string> = (() => {
+function isPreflight(request: FastifyRequest): boolean {
+  return request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
+}
+
+/**
+ * HTTP/1.1 requires Host (RFC 9112 §3.2): a request without it gets a 400 with the Error body and the
+ * request id (Node's own answer had neither), and is logged and counted like every answer.
+ */
+function refuseWithoutHost(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header(REQUEST_ID_HEADER, request.id);
+  sendError(reply, mapError(new DomainError('malformed_request', 'The request has no Host header'), request));
+}
+
+/** The headers helmet's middleware sets with these options, collected once from a stand-in response. */
+function helmetHeaders(options?: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = { setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = String(value)), removeHeader: () => undefined };
-  helmet()({} as IncomingMessage, response as unknown as ServerResponse, () => undefined);
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => undefined);
   return headers;
-})();
+}
 
-/** The headers, for answers written outside Fastify (see client-errors.ts). */
+/** Over TLS: helmet's defaults, HSTS and `upgrade-insecure-requests` included. */
+const TLS_HEADERS = helmetHeaders();
+/**
+ * Over plain HTTP: `upgrade-insecure-requests` would make a browser at http://<any name but localhost>
+ * fetch every asset over an https that is not there (Swagger UI a blank page), and HSTS is not true of
+ * a plain connection (browsers ignore it there anyway).
+ */
+const PLAIN_HEADERS = helmetHeaders({ strictTransportSecurity: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+
+/**
+ * The set for how this request reached us: TLS on the socket, or `X-Forwarded-Proto: https` from a
+ * proxy listed in TRUST_PROXY that terminated TLS (Fastify's request.protocol reads both).
+ */
+function headersFor(request: FastifyRequest): Record<string, string> {
+  return request.protocol === 'https' ? TLS_HEADERS : PLAIN_HEADERS;
+}
+
+/** The headers for answers written outside Fastify (see client-errors.ts): a raw socket, read as plain HTTP. */
 export function securityHeaders(): Record<string, string> {
-  return SECURITY_HEADERS;
+  return PLAIN_HEADERS;
 }
 
 /** The same headers for answers written before any hook runs (router errors). */
 export function addSecurityHeaders(reply: FastifyReply): void {
-  reply.headers(SECURITY_HEADERS);
+  reply.headers(headersFor(reply.request));
 }

@@ -23,30 +23,23 @@ export interface StoredResponse {
 
 /** How long a key is remembered. */
 const RETENTION = '24 hours';
-/** A claim never completed nor released (its instance died) is given up after this. */
+/**
+ * A record without an answer is only ever left by an older version of the service, which claimed the
+ * key before running the request; given up after this, as that version did.
+ */
 const ABANDONED = '1 minute';
 
-// Inserts, or takes over a record past its retention or abandoned; returns nothing when a live record exists.
-const CLAIM: Statement = {
-  name: 'idempotency_claim',
-  text: `INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash) VALUES ($1, $2, $3)
-         ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
-           SET request_hash = EXCLUDED.request_hash, status_code = NULL, response_body = NULL, location = NULL, created_at = now()
-           WHERE idempotency_keys.created_at < now() - interval '${RETENTION}'
-              OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at < now() - interval '${ABANDONED}')
-         RETURNING 1`,
-};
 const READ: Statement = {
   name: 'idempotency_read',
-  text: `SELECT request_hash, status_code, response_body, location FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`,
+  text: `SELECT request_hash, status_code, response_body, location,
+           created_at < now() - interval '${RETENTION}'
+             OR (status_code IS NULL AND created_at < now() - interval '${ABANDONED}') AS expired
+         FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`,
 };
-const COMPLETE: Statement = {
-  name: 'idempotency_complete',
-  text: `UPDATE idempotency_keys SET status_code = $3, response_body = $4, location = $5 WHERE api_key_id = $1 AND idempotency_key = $2`,
-};
-const RELEASE: Statement = {
-  name: 'idempotency_release',
-  text: `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2 AND status_code IS NULL`,
+const FORGET_EXPIRED: Statement = {
+  name: 'idempotency_forget_expired',
+  text: `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2
+           AND (created_at < now() - interval '${RETENTION}' OR (status_code IS NULL AND created_at < now() - interval '${ABANDONED}'))`,
 };
 const SWEEP: Statement = { name: 'idempotency_sweep', text: `DELETE FROM idempotency_keys WHERE created_at < now() - interval '${RETENTION}'` };
 
@@ -55,12 +48,13 @@ interface IdempotencyRecord {
   status_code: number | null;
   response_body: unknown;
   location: string | null;
+  expired: boolean;
 }
 
 /**
  * Idempotency-Key records (draft-ietf-httpapi-idempotency-key-header) in PostgreSQL, scoped to the
- * API key. The first request claims the key with one INSERT … ON CONFLICT, so of several requests
- * with one key, on any number of instances, exactly one runs.
+ * API key. A keyed request's answer is recorded by the statement that stores its effect (see
+ * `recordingAnswer`); this reads what a key already holds.
  */
 @Injectable()
 export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
@@ -68,24 +62,20 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
 
   constructor(private readonly database: Database) {}
 
-  /** Claims the key, or returns the answer to replay; throws 422 or 409 as the draft says. */
-  async begin(apiKeyId: string, key: string, requestHash: string): Promise<StoredResponse | undefined> {
-    const claimed = await this.database.rows(CLAIM, [apiKeyId, key, requestHash]);
-    if (claimed.length > 0) return undefined;
+  /**
+   * The answer to replay for a key that is taken; throws 422 or 409 as the draft says. Undefined when
+   * the key is free again (never recorded, or its record expired and was removed): run the request.
+   */
+  async recorded(apiKeyId: string, key: string, requestHash: string): Promise<StoredResponse | undefined> {
     const [record] = await this.database.rows<IdempotencyRecord>(READ, [apiKeyId, key]);
-    if (!record) return this.begin(apiKeyId, key, requestHash); // released in between: try again
+    if (!record) return undefined;
+    if (record.expired) {
+      await this.database.rows(FORGET_EXPIRED, [apiKeyId, key]);
+      return undefined;
+    }
     if (record.request_hash !== requestHash) throw new IdempotencyKeyReusedError();
     if (record.status_code === null) throw new RequestInProgressError();
     return { statusCode: record.status_code, body: record.response_body, location: record.location };
-  }
-
-  async complete(apiKeyId: string, key: string, response: StoredResponse): Promise<void> {
-    await this.database.rows(COMPLETE, [apiKeyId, key, response.statusCode, JSON.stringify(response.body), response.location]);
-  }
-
-  /** A request that failed keeps no record, so the client may retry it with the same key. */
-  async release(apiKeyId: string, key: string): Promise<void> {
-    await this.database.rows(RELEASE, [apiKeyId, key]);
   }
 
   onModuleInit(): void {
@@ -99,6 +89,7 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
     clearInterval(this.sweeper);
   }
 }
+
 /** The same JSON value gives the same hash, whatever the order of its object properties. */
 export function hashRequestBody(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');

@@ -29,6 +29,10 @@ export class ApiKeyEntity {
   @Column({ type: 'timestamptz', name: 'last_used_at', nullable: true })
   lastUsedAt: Date | null;
 
+  /** The last call of a deprecated operation with this key, recorded at most once a minute per key. */
+  @Column({ type: 'timestamptz', name: 'last_deprecated_call_at', nullable: true })
+  lastDeprecatedCallAt: Date | null;
+
   /** After this instant the key is refused; rotation sets it to the end of the grace period. */
   @Column({ type: 'timestamptz', name: 'expires_at', nullable: true })
   expiresAt: Date | null;

@@ -15,7 +15,11 @@ describe('API key format', () => {
 describe('parseScopes', () => {
   it('gives every scope when none is named', () => {
     expect(parseScopes(undefined)).toEqual(['pets:read', 'pets:write', 'orders:read']);
-    expect(parseScopes(' , ')).toEqual(['pets:read', 'pets:write', 'orders:read']);
+  });
+
+  it('refuses a list that names no scope: an empty list is a mistake, never every scope', () => {
+    for (const raw of ['', ',', ' ', ' , '])
+      expect(() => parseScopes(raw)).toThrow('the list names no scope: the scopes are pets:read, pets:write, orders:read');
   });
 
   it('keeps the named scopes once each, in the canonical order', () => {

@@ -23,13 +23,17 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** Reads a comma-separated scope list; an empty list means every scope. Throws on an unknown scope. */
+/**
+ * Reads a comma-separated scope list; no list at all means every scope. Throws on an unknown scope, and
+ * on a list that names none (`''`, `,`): an emptied variable must not grant everything.
+ */
 export function parseScopes(raw: string | undefined): ApiKeyScope[] {
-  const names = (raw ?? '')
+  if (raw === undefined) return [...API_KEY_SCOPES];
+  const names = raw
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  if (names.length === 0) return [...API_KEY_SCOPES];
+  if (names.length === 0) throw new Error(`the list names no scope: the scopes are ${API_KEY_SCOPES.join(', ')}`);
   const unknown = names.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`Unknown scope ${unknown.join(', ')}: the scopes are ${API_KEY_SCOPES.join(', ')}`);
   return API_KEY_SCOPES.filter((s) => names.includes(s));

@@ -29,11 +29,14 @@ const FIND_BY_DIGEST: Statement = {
   name: 'api_keys_find_by_digest',
   text: 'SELECT id, label, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1',
 };
-const RECORD_USAGE: Statement = {
-  name: 'api_keys_record_usage',
-  text: `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
+/** Sets a time column of many keys in one statement, never moving it back. */
+const recordTimes = (name: string, column: 'last_used_at' | 'last_deprecated_call_at'): Statement => ({
+  name,
+  text: `UPDATE api_keys k SET ${column} = GREATEST(k.${column}, u.at)
          FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
-};
+});
+const RECORD_USAGE = recordTimes('api_keys_record_usage', 'last_used_at');
+const RECORD_DEPRECATED_CALLS = recordTimes('api_keys_record_deprecated_calls', 'last_deprecated_call_at');
 
 /** The api_keys table, used by the service and by the key tool alike. */
 export class ApiKeysStore {
@@ -66,7 +69,7 @@ export class ApiKeysStore {
   }
 
   /**
-   * Issues a successor with the same label and scopes; the old key stays valid for `graceMs`
+   * Issues a successor with the same label, scopes and expiry (unless `expiresAt` is given); the old key stays valid for `graceMs`
    * (never longer than it would have anyway), then is refused.
    */
   rotate(id: string, graceMs: number, expiresAt?: Date): Promise<{ old: ApiKeyEntity; successor: IssuedApiKey }> {
@@ -77,7 +80,8 @@ export class ApiKeysStore {
       if (old.revokedAt) throw new ApiKeyToolError(`API key ${id} is revoked; create a new key instead`);
       if (old.replacedBy) throw new ApiKeyToolError(`API key ${id} was already rotated; its successor is ${old.replacedBy}`);
       if (old.expiresAt && old.expiresAt.getTime() <= Date.now()) throw new ApiKeyToolError(`API key ${id} has expired; create a new key instead`);
-      const successor = await this.create({ label: old.label, scopes: old.scopes, expiresAt }, manager);
+      // The successor keeps the old key's expiry unless another is given: rotating never extends a key's life.
+      const successor = await this.create({ label: old.label, scopes: old.scopes, expiresAt: expiresAt ?? old.expiresAt ?? undefined }, manager);
       await manager.query(
         `UPDATE api_keys SET replaced_by = $2,
            expires_at = LEAST(COALESCE(expires_at, 'infinity'), now() + make_interval(secs => $3))
@@ -107,9 +111,18 @@ export class ApiKeysStore {
   }
 
   /** Records when keys were last used, many keys in one statement. */
-  async recordUsage(lastUsed: Map<string, Date>): Promise<void> {
-    if (lastUsed.size === 0) return;
-    await this.database.rows(RECORD_USAGE, [[...lastUsed.keys()], [...lastUsed.values()].map((d) => d.toISOString())]);
+  recordUsage(lastUsed: Map<string, Date>): Promise<void> {
+    return this.recordTimes(RECORD_USAGE, lastUsed);
+  }
+
+  /** Records when keys last called a deprecated operation, many keys in one statement. */
+  recordDeprecatedCalls(calledAt: Map<string, Date>): Promise<void> {
+    return this.recordTimes(RECORD_DEPRECATED_CALLS, calledAt);
+  }
+
+  private async recordTimes(statement: Statement, times: Map<string, Date>): Promise<void> {
+    if (times.size === 0) return;
+    await this.database.rows(statement, [[...times.keys()], [...times.values()].map((d) => d.toISOString())]);
   }
 
   private checkId(id: string): string {

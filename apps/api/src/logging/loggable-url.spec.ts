@@ -9,8 +9,29 @@ describe('loggableUrl', () => {
   it('never writes the value of another parameter, wherever a client put a key', () => {
     const key = 'pet_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
     const logged = loggableUrl(`/v1/pets?limit=1&access_token=${key}&x=${key}&${key}`);
-    expect(logged).toBe('/v1/pets?limit=1&access_token=…&x=…&pet_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG=…');
+    expect(logged).toBe('/v1/pets?limit=1&access_token=…&x=…&pet_…=…');
     expect(loggableUrl(`/v1/pets?access_token=${key}`)).not.toContain('ABCDEFG');
+  });
+
+  it('redacts anything shaped like a key wherever it is: a parameter name, an encoded name, a kept value, the path', () => {
+    const key = 'pet_Zq3xW9vK2mN8pL4rT6yU1iO0aS5dF7gH9jK3lZ8xC2v';
+    const urls = [
+      `/v1/pets?${key}`,
+      `/v1/pets?access_token%3D${key}`,
+      `/v1/pets?cursor=${key}`,
+      `/v1/pets?limit=1;access_token=${key}`,
+      `/v1/pets/${key}`,
+      `/${key}`,
+      `/v1/pets?limit=1&status=${key.slice(0, 20)}%${key.charCodeAt(20).toString(16)}${key.slice(21)}`,
+      `/${'x'.repeat(180)}${key}`,
+    ];
+    for (const url of urls) {
+      const logged = loggableUrl(url);
+      expect({ url, leaked: logged.includes(key.slice(4, 24)) || logged.includes(key.slice(24)) }).toEqual({ url, leaked: false });
+    }
+    expect(loggableUrl(`/v1/pets?cursor=${key}`)).toBe('/v1/pets?cursor=pet_…');
+    expect(loggableUrl(`/v1/pets/${key}`)).toBe('/v1/pets/pet_…');
+    expect(loggableUrl(`/v1/pets?access_token%3D${key}`)).toBe('/v1/pets?access_token%3Dpet_…=…');
   });
 
   it('bounds a 16 KB URL to a few hundred characters', () => {

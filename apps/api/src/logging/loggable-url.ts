@@ -1,4 +1,5 @@
 import { LIST_PETS_QUERY_FIELDS } from '@petstore/contracts';
+import { redactKeys } from '../keys/redact-keys';
 
 const KNOWN_PARAMETERS = new Set<string>(LIST_PETS_QUERY_FIELDS);
 const MAX_PATH = 200;
@@ -9,14 +10,16 @@ const MAX_PARAMETERS = 8;
  * A request URL as it may go into a log line: a client can put anything in a URL, a key included
  * (`?access_token=…`), and make it 16 KB long. The path is cut at 200 characters; the values of the
  * API's own query parameters are kept (cut at 64), those of any other parameter are replaced by `…`,
- * and at most 8 parameters are written.
+ * and at most 8 parameters are written. Anything shaped like a key is written `pet_…` wherever it is
+ * (a parameter's name, the path, a kept value), before anything is cut.
  */
 export function loggableUrl(url: string): string {
   const question = url.indexOf('?');
-  const path = cut(question === -1 ? url : url.slice(0, question), MAX_PATH);
+  const path = cut(redactKeys(question === -1 ? url : url.slice(0, question)), MAX_PATH);
   if (question === -1) return path;
   const pairs = url.slice(question + 1).split('&');
-  const shown = pairs.slice(0, MAX_PARAMETERS).map((pair) => {
+  const shown = pairs.slice(0, MAX_PARAMETERS).map((raw) => {
+    const pair = redactKeys(raw);
     const equals = pair.indexOf('=');
     const name = equals === -1 ? pair : pair.slice(0, equals);
     if (!KNOWN_PARAMETERS.has(name)) return `${cut(name, MAX_VALUE)}=…`;

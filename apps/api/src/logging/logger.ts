@@ -12,7 +12,7 @@ const FLUSH_INTERVAL_MS = 200;
 /**
  * The one pino instance of an app, on stdout: JSON lines, or readable ones (LOG_FORMAT=pretty, the default
  * when stdout is a terminal). JSON lines are buffered up to 4 KiB: a write per request cost a quarter of
- * a GET's CPU time (see README, Performance); a person reading a terminal gets each line at once.
+ * a GET's CPU time (see docs/performance.md); a person reading a terminal gets each line at once.
  * Headers are never logged, so neither a key nor an Authorization header can reach the log.
  */
 export function createLogger(config: AppConfig, stdoutIsTerminal = process.stdout.isTTY === true): Logger {
@@ -52,7 +52,7 @@ export function installLogFlushing(fastify: FastifyInstance, logger: Logger): vo
 /**
  * Nest's Logger on top of pino. Nest passes the context (the Logger's name) last and, for errors, a
  * stack before it. A message may be an object of fields with `msg`: that is how a line logged while a
- * request runs carries its `requestId` (there is no per-request context store, on purpose: see README).
+ * request runs carries its `requestId` (there is no per-request context store, on purpose: see docs/performance.md).
  */
 export class PinoLoggerService implements LoggerService {
   constructor(private readonly logger: Logger) {}

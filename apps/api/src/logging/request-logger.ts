@@ -4,7 +4,7 @@ import type { ErrorLogger } from '@petstore/http-errors';
 /**
  * A line logged while a request runs, tied to it by its id. The one place that knows how: a message
  * object with `msg` and `requestId`, which PinoLoggerService spreads into the line's fields (there is no
- * per-request context store, on purpose: see README). Also the adapter of @petstore/http-errors' port.
+ * per-request context store, on purpose: see docs/performance.md). Also the adapter of @petstore/http-errors' port.
  */
 export class RequestLogger implements ErrorLogger {
   private readonly logger: Logger;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { TracedRequest } from '../observability/tracing';
 import { loggableUrl } from './loggable-url';
@@ -29,21 +29,26 @@ export function installRequestLogging(fastify: FastifyInstance, logger: Logger):
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    const statusCode = reply.statusCode;
-    const { method } = request;
-    const url = loggableUrl(request.url);
-    logger[statusCode >= 500 && statusCode !== 501 ? 'error' : 'info'](
-      {
-        requestId: request.id,
-        req: { method, url },
-        route: request.routeOptions.url,
-        res: { statusCode },
-        durationMs: reply.elapsedTime,
-        keyId: (request as FastifyRequest & { apiKey?: { keyId: string } }).apiKey?.keyId,
-        traceId: (request as TracedRequest).traceId,
-      },
-      `${method} ${url} ${statusCode}`,
-    );
+    logAnswer(logger, request, reply);
     done();
   });
+}
+
+/** The one line of an answered request (also called for router errors, which skip Fastify's hooks). */
+export function logAnswer(logger: Logger, request: FastifyRequest, reply: FastifyReply): void {
+  const statusCode = reply.statusCode;
+  const { method } = request;
+  const url = loggableUrl(request.url);
+  logger[statusCode >= 500 && statusCode !== 501 ? 'error' : 'info'](
+    {
+      requestId: request.id,
+      req: { method, url },
+      route: request.routeOptions.url,
+      res: { statusCode },
+      durationMs: reply.elapsedTime,
+      keyId: (request as FastifyRequest & { apiKey?: { keyId: string } }).apiKey?.keyId,
+      traceId: (request as TracedRequest).traceId,
+    },
+    `${method} ${url} ${statusCode}`,
+  );
 }

@@ -20,7 +20,7 @@ export class MetricsModule {
 
 /**
  * Counts and times every answered request, unknown routes and router errors included: one Fastify
- * hook, no Nest interceptor (an interceptor wraps each handler in an rxjs pipeline; see README, Performance).
+ * hook, no Nest interceptor (an interceptor wraps each handler in an rxjs pipeline; see docs/performance.md).
  */
 export function installRequestMetrics(fastify: FastifyInstance, metrics: Metrics): void {
   if (!metrics.enabled) return;

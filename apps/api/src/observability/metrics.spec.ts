@@ -1,5 +1,6 @@
 import { collectDefaultMetrics } from 'prom-client';
-import { Metrics, PROCESS_COLLECTORS } from './metrics';
+import { Metrics } from './metrics';
+import { PROCESS_COLLECTORS } from './process-metrics';
 
 /** The samples of one metric in the exposition text, as `labels value` lines. */
 async function samples(metrics: Metrics, name: string): Promise<string[]> {
@@ -26,6 +27,17 @@ describe('Metrics', () => {
       '{method="GET",route="unmatched",status="404"} 0.001',
       '{method="other",route="unmatched",status="404"} 0.001',
     ]);
+  });
+
+  it('exports readiness (0 before the first answer) and counts each change of it: the flaps', async () => {
+    const metrics = new Metrics(true);
+    expect(await samples(metrics, 'petstore_ready')).toEqual([' 0']);
+    expect(await samples(metrics, 'petstore_readiness_changes_total')).toEqual([' 0']);
+    for (const ready of [true, true, false, false, true, false]) metrics.readiness(ready);
+    expect(await samples(metrics, 'petstore_ready')).toEqual([' 0']);
+    expect(await samples(metrics, 'petstore_readiness_changes_total')).toEqual([' 3']);
+    metrics.readiness(true);
+    expect(await samples(metrics, 'petstore_ready')).toEqual([' 1']);
   });
 
   it('exports the fixed series at 0 from the start, and reads the pool at each scrape', async () => {

@@ -1,6 +1,7 @@
 import { Gauge, Registry } from 'prom-client';
 import cluster from 'node:cluster';
 import { workerScrape } from './cluster-metrics';
+import { collectProcessMetrics } from './process-metrics';
 import { methodLabel, routeLabel } from './route-label';
 import { BoundCounter, BoundHistogram, type Count, type Timing } from './series';
 
@@ -16,38 +17,6 @@ export interface PoolStats {
 /** Seconds; a cached-key GET takes about a millisecond, a stuck one is cut at REQUEST_TIMEOUT_MS. */
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const STATEMENT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3];
-
-/**
- * prom-client's default metrics (its collectDefaultMetrics) but the GC duration histogram: that one keeps
- * a perf_hooks PerformanceObserver on every garbage collection (one per ~150 requests), and paired runs
- * measured it at 6–8 % more CPU per list or get request, more than every other metric together (see
- * docs/observability.md, Cost). GC pauses still show in the event-loop lag and the request durations.
- * The rest read the process at each scrape, but the event-loop delay monitor (a libuv timer, every
- * 10 ms; not measurable). The names are prom-client's own collector files (lib/metrics/), as its
- * collectDefaultMetrics loads them; a spec checks the list against its metricsList.
- */
-export const PROCESS_COLLECTORS = [
-  'processCpuTotal',
-  'processStartTime',
-  'osMemoryHeap',
-  'processOpenFileDescriptors',
-  'processMaxFileDescriptors',
-  'eventLoopLag',
-  'processResources',
-  'processHandles',
-  'processRequests',
-  'heapSizeAndUsed',
-  'heapSpacesSizeAndUsed',
-  'version',
-];
-
-function collectProcessMetrics(registry: Registry): void {
-  for (const name of PROCESS_COLLECTORS) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- prom-client exports no subset of its default metrics
-    const collector = require(`prom-client/lib/metrics/${name}`) as (registry: Registry, config: object) => void;
-    collector(registry, { eventLoopMonitoringPrecision: 10 });
-  }
-}
 
 /** The pool gauges, read at each scrape: name, help, and the field of pg's pool they report. */
 const POOL_GAUGES: [string, string, keyof PoolStats][] = [
@@ -75,6 +44,12 @@ const FIXED_COUNTERS = {
     'Requests refused with 429, by limit (api_key: the per-key quota; address: too many failed authentications)',
     'limit',
     { apiKey: 'api_key', address: 'address' },
+  ],
+  redis: [
+    'petstore_redis_checks_total',
+    'Rate-limit and failed-authentication checks in Redis, by outcome (ok; failed: an error or no answer in 500 ms; skipped: not asked, the circuit is open after 3 failures in a row); failed and skipped checks fail open',
+    'outcome',
+    { ok: 'ok', failed: 'failed', skipped: 'skipped' },
   ],
   idempotency: [
     'petstore_idempotency_total',
@@ -120,16 +95,21 @@ export class Metrics {
   private readonly requests?: BoundCounter<'method' | 'route' | 'status'>;
   private readonly durations?: BoundHistogram<'method' | 'route' | 'status'>;
   private readonly statements?: BoundHistogram<'statement' | 'outcome'>;
+  private readonly deprecatedCalls?: BoundCounter<'operation'>;
   /** By route template, status, then method: no key string is built per request. */
   private readonly requestSeries = new Map<string | undefined, Map<number, Map<string, RequestSeries>>>();
   private readonly statementSeries = new Map<string, { ok: Timing; error: Timing }>();
   private pool: () => PoolStats | undefined = () => undefined;
+  private readonly readinessChanges: Count = NOOP;
+  /** The last readiness answer (undefined before the first check). */
+  private ready?: boolean;
   /** A worker of WEB_CONCURRENCY > 1 answers a scrape with every worker's metrics (see cluster-metrics). */
   private readonly scrape: () => Promise<string>;
 
   readonly keyCache: Handles<'keyCache'>;
   readonly authRefusals: Handles<'authRefusals'>;
   readonly rateLimited: Handles<'rateLimited'>;
+  readonly redis: Handles<'redis'>;
   readonly idempotency: Handles<'idempotency'>;
 
   constructor(readonly enabled: boolean) {
@@ -138,6 +118,7 @@ export class Metrics {
       this.keyCache = noops(FIXED_COUNTERS.keyCache[3]);
       this.authRefusals = noops(FIXED_COUNTERS.authRefusals[3]);
       this.rateLimited = noops(FIXED_COUNTERS.rateLimited[3]);
+      this.redis = noops(FIXED_COUNTERS.redis[3]);
       this.idempotency = noops(FIXED_COUNTERS.idempotency[3]);
       return;
     }
@@ -160,6 +141,11 @@ export class Metrics {
       ['statement', 'outcome'],
       STATEMENT_BUCKETS,
     ).registerIn(registers);
+    this.deprecatedCalls = new BoundCounter(
+      'petstore_deprecated_calls_total',
+      'Answered calls of deprecated operations, by operationId: their callers must move before the sunset',
+      ['operation'],
+    ).registerIn(registers);
     const read = () => this.pool() ?? { totalCount: 0, idleCount: 0, waitingCount: 0 };
     for (const [name, help, field] of POOL_GAUGES)
       new Gauge({
@@ -170,9 +156,26 @@ export class Metrics {
           this.set(read()[field]);
         },
       });
+    const readiness = () => (this.ready ? 1 : 0);
+    new Gauge({
+      name: 'petstore_ready',
+      help: 'The last answer of GET /health/ready: 1 ready, 0 not ready (or not asked yet)',
+      registers,
+      collect() {
+        this.set(readiness());
+      },
+    });
+    this.readinessChanges = new BoundCounter(
+      'petstore_readiness_changes_total',
+      'Changes of the readiness answer (ready to not ready and back): a flapping instance counts many',
+      [],
+    )
+      .registerIn(registers)
+      .bind({});
     this.keyCache = fixedCounter(registers, ...FIXED_COUNTERS.keyCache);
     this.authRefusals = fixedCounter(registers, ...FIXED_COUNTERS.authRefusals);
     this.rateLimited = fixedCounter(registers, ...FIXED_COUNTERS.rateLimited);
+    this.redis = fixedCounter(registers, ...FIXED_COUNTERS.redis);
     this.idempotency = fixedCounter(registers, ...FIXED_COUNTERS.idempotency);
     // Binding exports every fixed series from the start at 0: a rate over a series that appears late misses its first increments.
   }
@@ -203,6 +206,17 @@ export class Metrics {
       this.statementSeries.set(name, series);
     }
     return series;
+  }
+
+  /** The count of one deprecated operation's calls; bound when its route is registered, so it is exported from 0. */
+  deprecatedCall(operation: string): Count {
+    return this.deprecatedCalls?.bind({ operation }) ?? NOOP;
+  }
+
+  /** One readiness answer; a change from the previous one is counted. */
+  readiness(ready: boolean): void {
+    if (this.ready !== undefined && this.ready !== ready) this.readinessChanges.inc();
+    this.ready = ready;
   }
 
   /** The pool to report on, read at each scrape. */

@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, context, trace, type Span } from '@openteleme
 import { RPCType, getRPCMetadata } from '@opentelemetry/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Statement } from '../database/database';
+import { redactKeys } from '../keys/redact-keys';
 import { routeLabel } from './route-label';
 
 /**
@@ -63,19 +64,20 @@ const MAX_PATH = 200;
 /**
  * The attributes that replace the HTTP instrumentation's own for a request's URL: the query keeps its
  * parameter names but none of their values (a cursor, or a key a client put in `access_token`), and the
- * path is cut at 200 characters, as in the logs.
+ * path is cut at 200 characters, as in the logs; anything shaped like a key is written `pet_…` (a client
+ * may put one in the path or in a parameter's name).
  */
 export function urlAttributes(url: string | undefined): Record<string, string> {
   if (url === undefined) return {};
   const question = url.indexOf('?');
-  const path = question === -1 ? url : url.slice(0, question);
+  const path = redactKeys(question === -1 ? url : url.slice(0, question));
   const attributes: Record<string, string> = { 'url.path': path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path };
   if (question !== -1) {
     attributes['url.query'] = url
       .slice(question + 1)
       .split('&')
       .slice(0, 8)
-      .map((pair) => `${pair.split('=', 1)[0].slice(0, 64)}=REDACTED`)
+      .map((pair) => `${redactKeys(pair.split('=', 1)[0]).slice(0, 64)}=REDACTED`)
       .join('&');
   }
   return attributes;

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ListPetsQuery, NewPet, Pet } from '@petstore/contracts';
@@ -6,6 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { DeprecationConfig } from '../http/deprecation';
 import { Location } from '../http/around-handler';
+import { JsonBody } from '../http/json-body-values';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from '../http/validation.pipes';
 import { CREATED_PET_RESPONSE, PET_RESPONSE, PETS_RESPONSE } from './pet.serialization';
@@ -17,6 +18,7 @@ const GET_PET_DEPRECATION: DeprecationConfig = {
     since: new Date('2026-01-01T00:00:00Z'),
     sunset: new Date('2030-12-05T00:00:00Z'),
     successor: '/v1/pets',
+    operation: 'getPet',
   },
 };
 
@@ -43,7 +45,7 @@ export class PetsController {
   @CreatePetOperation()
   @Idempotent()
   @Location((pet: Pet) => `/v1/pets/${pet.id}`)
-  create(@Body(NewPetBodyPipe) body: NewPet): Promise<Pet> {
+  create(@JsonBody(NewPetBodyPipe) body: NewPet): Promise<Pet> {
     return this.pets.create(body);
   }
 

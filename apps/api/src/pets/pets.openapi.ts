@@ -1,6 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { CURSOR_MAX_LENGTH, listLimitSchema } from '@petstore/contracts';
+import {
+  CURSOR_MAX_LENGTH,
+  CURSOR_MESSAGE,
+  LIMIT_MESSAGE,
+  PET_ID_MAX,
+  STATUS_MESSAGE,
+  categoryIdProblem,
+  listLimitSchema,
+  petNameProblem,
+} from '@petstore/contracts';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 
 /* The OpenAPI description of each pets operation, one composed decorator each, so the controller reads like the API. */
@@ -13,7 +22,12 @@ export function ListPetsOperation() {
       description:
         'Returns a paginated list of animals, a bare JSON array in ascending `id` order. When `limit` is omitted, at most 20 animals are returned; when `status` is given, only animals with that status are returned.',
     }),
-    ApiQuery({ name: 'limit', required: false, schema: listLimitSchema, description: 'Maximum number of animals returned.' }),
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      schema: { ...listLimitSchema, example: 20 },
+      description: 'Maximum number of animals returned: decimal digits only (leading zeros allowed); `+5`, ` 5` and `1e1` are a 400.',
+    }),
     ApiQuery({ name: 'status', required: false, schema: schemaRef('PetStatus'), description: 'Keep only animals with this status.' }),
     ApiQuery({
       name: 'cursor',
@@ -27,6 +41,7 @@ export function ListPetsOperation() {
       status: 200,
       description: 'A bare JSON array of animals.',
       headers: {
+        // Not required: the last page has none.
         Link: {
           description:
             'Present only when more animals follow: `</v1/pets?limit=…&status=…&cursor=…>; rel="next"` (RFC 8288), ' +
@@ -36,7 +51,13 @@ export function ListPetsOperation() {
       },
       content: { 'application/json': { schema: schemaRef('Pets') } },
     }),
-    ApiErrorResponses(400),
+    ApiErrorResponses({
+      validation_failed: [
+        { field: 'limit', message: LIMIT_MESSAGE },
+        { field: 'status', message: STATUS_MESSAGE },
+        { field: 'cursor', message: CURSOR_MESSAGE },
+      ],
+    }),
   );
 }
 
@@ -59,10 +80,18 @@ export function CreatePetOperation() {
     ApiResponse({
       status: 201,
       description: 'Animal added; the body includes the assigned `id`.',
-      headers: { Location: { description: 'The path of the new animal.', schema: { type: 'string' } } },
+      headers: { Location: { description: 'The path of the new animal.', required: true, schema: { type: 'string', example: '/v1/pets/1' } } },
       content: { 'application/json': { schema: schemaRef('Pet') } },
     }),
-    ApiErrorResponses(400, 409, 413, 415, 422),
+    ApiErrorResponses(409, 413, 415, 422, {
+      validation_failed: [
+        { field: 'name', message: `name ${petNameProblem(' ')}` },
+        { field: 'categoryId', message: `categoryId ${categoryIdProblem('3')}` },
+        { field: 'id', message: 'property id is not allowed' },
+        { field: 'body', message: 'The request body is required' },
+      ],
+      malformed_json: true,
+    }),
   );
 }
 
@@ -75,8 +104,16 @@ export function GetPetOperation() {
         'Returns one animal. **Deprecated:** this endpoint is to be removed on 5 December 2030. The replacement is `GET /pets` with the `status` filter.',
       deprecated: true,
     }),
-    ApiParam({ name: 'petId', description: 'Identifier of the animal: a positive int64.', schema: { type: 'integer', format: 'int64', minimum: 1 } }),
+    ApiParam({
+      name: 'petId',
+      description: `Identifier of the animal: a positive int64 (up to ${PET_ID_MAX}), in decimal digits only (leading zeros allowed); \`1e3\` or \`+1\` is a 400.`,
+      // In the schema: @nestjs/swagger drops a parameter's own `example` when it has a schema.
+      schema: { type: 'integer', format: 'int64', minimum: 1, example: 1 },
+    }),
     ApiResponse({ status: 200, description: 'The animal.', content: { 'application/json': { schema: schemaRef('Pet') } } }),
-    ApiErrorResponses(400, 404),
+    ApiErrorResponses({
+      validation_failed: [{ field: 'petId', message: `petId must be an integer from 1 to ${PET_ID_MAX}` }],
+      not_found: true,
+    }),
   );
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DEFAULT_PET_STATUS, LIST_LIMIT_DEFAULT, ListPetsQuery, NewPet, PET_STATUSES, Pet } from '@petstore/contracts';
 import { DomainError } from '@petstore/http-errors';
 import { Database, Statement } from '../database/database';
+import { claimValues, idempotencyClaim, recordingAnswer } from '../idempotency/idempotent.decorator';
 import { PetCursors } from './pet-cursors';
 import { PET_COLUMNS, PetRow, rowToPet } from './pet.entity';
 
@@ -35,6 +36,16 @@ const INSERT_ONE: Statement = {
   name: 'pets_insert',
   text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
 };
+/**
+ * A create under an Idempotency-Key: the pet and the answer a retry replays, in one statement. The
+ * answer is what rowToPet and the controller's Location make of the row (the idempotency e2e suite
+ * checks that a replay is identical to the first answer).
+ */
+const INSERT_RECORDED = recordingAnswer('pets_insert_recorded', INSERT_ONE, 3, {
+  statusCode: 201,
+  body: `jsonb_build_object('id', id, 'name', name, 'categoryId', category_id, 'status', status)`,
+  location: `'/v1/pets/' || id`,
+});
 
 /** One page of the listing, and the cursor of the next one when more items follow. */
 export interface PetPage {
@@ -66,7 +77,11 @@ export class PetsService {
 
   async create(input: NewPet): Promise<Pet> {
     // One INSERT ... RETURNING: no transaction needed around a single statement.
-    const [row] = await this.database.rows<PetRow>(INSERT_ONE, [input.name, input.categoryId, input.status ?? DEFAULT_PET_STATUS]);
+    const values = [input.name, input.categoryId, input.status ?? DEFAULT_PET_STATUS];
+    const claim = idempotencyClaim();
+    if (!claim) return rowToPet((await this.database.rows<PetRow>(INSERT_ONE, values))[0]);
+    const [row] = await this.database.rows<PetRow>(INSERT_RECORDED, [...values, ...claimValues(claim)]);
+    claim.recorded = true;
     return rowToPet(row);
   }
 

@@ -3,6 +3,7 @@ import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
 import { RateLimitedError } from '@petstore/http-errors';
 import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
+import { RedisUnavailableError } from '../auth/redis-circuit';
 import { RequestLogger } from '../logging/request-logger';
 import { Metrics } from '../observability/metrics';
 
@@ -26,8 +27,10 @@ export class RateLimitGuard extends ThrottlerGuard {
     try {
       record = await this.storageService.increment(`petstore:ratelimit:${name}:${keyId}`, ttl, limit, ttl, name);
     } catch (error) {
-      // Fail open: the limiter must not take the API down with it.
-      this.failures.warn(`rate limit not checked, Redis failed: ${(error as Error).message}`, request.id);
+      // Fail open: the limiter must not take the API down with it. An outage is logged once, by the
+      // request that met it (the circuit logs its end), not once per request.
+      if (!(error instanceof RedisUnavailableError)) throw error;
+      if (error.outageStarted) this.failures.warn(`rate limit not checked, ${error.message}`, request.id);
       return true;
     }
     const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;

@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { RedisCircuit } from '../auth/redis-circuit';
 import { AppConfig } from '../config/config';
+import { Metrics } from '../observability/metrics';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
@@ -17,9 +19,12 @@ export class RateLimitModule {
     return {
       module: RateLimitModule,
       imports: [
-        ThrottlerModule.forRoot({
-          throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
-          storage: config.redisUrl ? new RedisThrottlerStorage(config.redisUrl) : undefined,
+        ThrottlerModule.forRootAsync({
+          inject: [Metrics],
+          useFactory: (metrics: Metrics) => ({
+            throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
+            storage: config.redisUrl ? new RedisThrottlerStorage(new RedisCircuit(config.redisUrl, 'RateLimit', metrics.redis)) : undefined,
+          }),
         }),
       ],
       providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],

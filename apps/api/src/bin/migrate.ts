@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from '../config/config';
+import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
+import { databaseTarget } from '../database/database.options';
+import { migrate } from '../database/migrate';
+
+const USAGE = `Usage: migrate
+Applies the pending migrations to the PostgreSQL server of DATABASE_DIRECT_URL, else DATABASE_URL, and
+exits: once per release, before the new instances start (deploy/kubernetes runs it as a Job). Safe
+beside running instances and repeated: one transaction under an advisory lock, nothing pending twice.`;
+
+/** The migrations alone, for a release step; the service also applies them at start. */
+async function main(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (argv.length > 0) throw new ConfigError([`Unknown argument "${argv[0]}" (see: migrate --help)`]);
+  const config = loadConfig(process.env, process.cwd(), 'tool');
+  if (!config.databaseUrl) throw new ConfigError(['DATABASE_URL is required: the embedded PostgreSQL is migrated by the service itself']);
+  if (config.databaseDirectUrl) await checkDatabase('DATABASE_DIRECT_URL', config.databaseDirectUrl);
+  else await checkDatabase('DATABASE_URL', config.databaseUrl);
+  await migrate(databaseTarget(config));
+  process.stderr.write('Migrations applied\n');
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof DatabaseUnusableError;
+  process.stderr.write(`${known ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,28 @@
+/** Anything shaped like an issued key (see API_KEY_FORMAT), wherever it sits in a text. */
+const KEY_SHAPED = /pet_[A-Za-z0-9_-]{43}/g;
+const REDACTED = 'pet_…';
+/** A percent-escape of a character a key is made of, or of `%` itself (double encoding). */
+const ESCAPE = /%([0-9A-Fa-f]{2})/g;
+const KEY_CHARACTER = /[A-Za-z0-9_%-]/;
+
+/**
+ * `text` with every key-shaped run replaced by `pet_…`: for a URL about to be logged or traced, where
+ * a client may have put a key anywhere (a parameter name, a path segment, another parameter's value).
+ * A key hidden behind percent-escapes (`%70et_…`, `%2570et_…`) is found too; the text is then written
+ * with those escapes decoded, which only a key-carrying URL ever is.
+ */
+export function redactKeys(text: string): string {
+  const direct = text.replace(KEY_SHAPED, REDACTED);
+  if (!direct.includes('%')) return direct;
+  let decoded = direct;
+  for (let pass = 0; pass < 3; pass++) {
+    const next = decoded.replace(ESCAPE, (escape, hex: string) => {
+      const character = String.fromCharCode(parseInt(hex, 16));
+      return KEY_CHARACTER.test(character) ? character : escape;
+    });
+    if (next === decoded) break;
+    decoded = next;
+  }
+  const redacted = decoded.replace(KEY_SHAPED, REDACTED);
+  return redacted === decoded ? direct : redacted;
+}

@@ -1,0 +1,115 @@
+import { connect } from 'node:net';
+import { once } from 'node:events';
+import { PET_ID_MAX } from '@petstore/contracts';
+import { expectError, expectValidationFailed } from '../support/expectations';
+import { parseExposition, valueOf } from '../support/prometheus';
+import { parseAnswer, sendRaw } from '../support/raw-http';
+import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
+import { AUTH, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
+
+const PET_ID_RULE: [string, string] = ['petId', `petId must be an integer from 1 to ${PET_ID_MAX}`];
+
+/** Every answer is the Error body with a request id, whatever refused the request. */
+describe('answers at the edge (e2e)', () => {
+  const api = useTestApp({ CORS_ORIGINS: 'https://app.example.com' });
+
+  it.each([2049, 10_000])('answers a %i-digit petId 400 naming petId', async (digits) => {
+    const response = await api.request('GET', `/v1/pets/${'9'.repeat(digits)}`, { headers: AUTH });
+    expectValidationFailed(response, PET_ID_RULE);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('answers a request without Host 400 with the Error body and a request id', async () => {
+    const { answer } = await sendRaw(api.baseUrl, 'GET /health/live HTTP/1.1\r\n\r\n');
+    expect(answer?.status).toBe(400);
+    expect(answer?.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer?.body).toEqual({ code: 'malformed_request', message: 'The request has no Host header', status: 400 });
+    expect(answer?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers an OPTIONS that is no preflight 405 with the Error body, CORS on', async () => {
+    const response = await api.request('OPTIONS', '/v1/pets', { headers: AUTH });
+    expectError(response, 405, 'method_not_allowed', 'OPTIONS is not allowed on /v1/pets; allowed: GET, HEAD, POST');
+    expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('answers an unknown path 404, CORS on (the preflight route is no path of the API)', async () => {
+    expectError(await api.request('GET', '/nowhere', { headers: AUTH }), 404, 'not_found', 'No route matches GET /nowhere');
+  });
+
+  it.each(['package.json', 'swagger-ui-bundle.js.map', 'swagger-ui.js', 'index.css', 'oauth2-redirect.html', 'LICENSE'])(
+    'serves of swagger-ui-dist only what the page loads: /docs/%s is 404',
+    async (file) => {
+      const response = await api.request('GET', `/docs/${file}`, { contract: false });
+      expect(response.status).toBe(404);
+      expect(response.body?.code).toBe('not_found');
+    },
+  );
+
+  it.each(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png'])(
+    'serves /docs/%s',
+    async (file) => {
+      expect((await api.request('GET', `/docs/${file}`, { contract: false })).status).toBe(200);
+    },
+  );
+});
+
+describe('keep-alive (e2e)', () => {
+  const api = useTestApp();
+
+  it('keeps an idle connection longer than clients and balancers keep theirs (75 s)', async () => {
+    const { hostname, port } = new URL(api.baseUrl);
+    const socket = connect(Number(port), hostname);
+    let raw = '';
+    socket.on('data', (data) => (raw += data.toString('latin1')));
+    const answered = async () => {
+      while (!parseAnswer(raw)) await once(socket, 'data');
+      const answer = parseAnswer(raw)!;
+      raw = '';
+      return answer;
+    };
+    socket.write('GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n');
+    const first = await answered();
+    expect(first.headers['keep-alive']).toBe('timeout=75');
+    // Longer than the 5 s the server used to keep an idle connection.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect(socket.destroyed || socket.readableEnded).toBe(false);
+    socket.write('GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect((await answered()).status).toBe(200);
+    socket.destroy();
+  }, 15_000);
+});
+
+describe('router errors are logged and counted (e2e)', () => {
+  let service: ServiceProcess;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await createServiceDatabase();
+    drop = database.drop;
+    service = await startServiceProcess({ ...database.env, LOG_LEVEL: 'info' });
+  }, STARTUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await service?.stop();
+    await drop?.();
+  }, STARTUP_TIMEOUT_MS);
+
+  it('writes the request line and counts the answer of a path the router refuses', async () => {
+    const response = await fetch(`${service.baseUrl}/v1/pets/%`, { headers: { 'x-request-id': 'router-error-1' } });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-request-id')).toBe('router-error-1');
+    let line: Record<string, any> | undefined;
+    for (let i = 0; i < 50 && !line; i++) {
+      line = service.lines
+        .filter((text) => text.startsWith('{'))
+        .map((text) => JSON.parse(text) as Record<string, any>)
+        .find((entry) => entry.requestId === 'router-error-1' && entry.res);
+      if (!line) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(line).toMatchObject({ req: { method: 'GET', url: '/v1/pets/%' }, res: { statusCode: 400 } });
+    const samples = parseExposition(await (await fetch(`${service.baseUrl}/metrics`)).text());
+    expect(valueOf(samples, 'petstore_http_requests_total', { method: 'GET', route: 'unmatched', status: '400' })).toBe(1);
+  });
+});

@@ -1,0 +1,26 @@
+// The OpenAPI document the code generates, written to a temporary file by the built snapshot tool.
+const { spawnSync } = require('node:child_process');
+const { mkdtempSync, readFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Builds when stale (scripts/build-if-stale.js), then writes the document; returns the file's path. */
+function generateDocument() {
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.js')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error('the build failed');
+  const file = join(mkdtempSync(join(tmpdir(), 'petstore-openapi-')), 'openapi.json');
+  const snapshot = join(ROOT, 'apps', 'api', 'dist', 'bin', 'openapi-snapshot.js');
+  const result = spawnSync(process.execPath, [snapshot, '--output', file], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`generating the document failed:\n${result.stderr}`);
+  return file;
+}
+
+/** The document as data, without `info.version` (it follows the release, not the API). */
+function withoutVersion(path) {
+  const document = JSON.parse(readFileSync(path, 'utf8'));
+  return { ...document, info: { ...document.info, version: undefined } };
+}
+
+module.exports = { generateDocument, withoutVersion };
