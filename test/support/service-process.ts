@@ -15,6 +15,8 @@ export interface ServiceProcess {
   lines: string[];
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
+  /** Everything the service wrote on standard error so far. */
+  stderr(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -55,6 +57,7 @@ export async function startServiceProcess(env: Record<string, string>, options: 
     baseUrl,
     lines,
     exited,
+    stderr: () => errors,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;

@@ -14,7 +14,8 @@ export const MAX_WAITING_ANSWERS_IN_ALL = 1024;
 export const MAX_QUEUED_BYTES = 1024 * 1024;
 
 const WAITING = Symbol('waitingAnswers');
-type CountedSocket = Socket & { [WAITING]?: number };
+/** Node's HTTP parser of the connection: `onIncoming` answers llhttp's on_headers_complete for each request. */
+type CountedSocket = Socket & { [WAITING]?: number; parser?: { onIncoming: unknown } | null };
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
@@ -34,11 +35,11 @@ export function limitConnections(server: Server, maxConnections: number): void {
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket as CountedSocket;
     if (socket.destroyed) return;
-    if (socket.writableLength > MAX_QUEUED_BYTES) return void socket.destroy();
+    if (socket.writableLength > MAX_QUEUED_BYTES) return refuse(socket);
     // Node gives a pipelined request's answer its socket only once the answers before it are sent.
     if (response.socket === null) {
       const waiting = (socket[WAITING] ?? 0) + 1;
-      if (waiting > MAX_WAITING_ANSWERS || waitingInAll >= MAX_WAITING_ANSWERS_IN_ALL) return void socket.destroy();
+      if (waiting > MAX_WAITING_ANSWERS || waitingInAll >= MAX_WAITING_ANSWERS_IN_ALL) return refuse(socket);
       socket[WAITING] = waiting;
       waitingInAll += 1;
       // Once, on whichever comes first: an answer sent, or a request dropped with its connection.
@@ -55,4 +56,19 @@ export function limitConnections(server: Server, maxConnections: number): void {
     if (announcesBody(request)) closeIfBodyUnread(request, response);
     for (const listener of listeners) listener.call(server, request, response);
   });
+}
+
+/** llhttp's on_headers_complete answer "upgrade": parse no further, leaving the rest of the chunk unread. */
+const STOP_PARSING = 2;
+
+/**
+ * Closes the connection and stops its parser. Node parses every request of a received chunk before
+ * anything else runs, and holds each request and answer until the connection's 'close': closing alone,
+ * 1,000 connections of 300 pipelined `GET /health/live` each still aborted the 96 MB heap. Told "upgrade"
+ * at the next request's headers, the parser leaves the rest of the chunk unparsed (the connection is
+ * closed, so nothing is upgraded); Node gives the parser a new `onIncoming` with its next connection.
+ */
+function refuse(socket: CountedSocket): void {
+  socket.destroy();
+  if (socket.parser) socket.parser.onIncoming = () => STOP_PARSING;
 }
