@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { EMBEDDED_SERVER } from '../support/processes';
@@ -94,13 +95,22 @@ describe('the embedded database folder (DATA_DIR)', () => {
         mkdirSync(dir, { mode: 0o700 });
         writeFileSync(join(dir, '.s.PGSQL.5432'), '');
       }
+      // Listened on, under a pid that does not exist in the new PID namespace: another suite's embedded
+      // PostgreSQL, which this start once removed from under it.
+      const listened = join(tmpdir(), 'petstore-pg-4194301-Listen');
+      mkdirSync(listened, { mode: 0o700 });
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(join(listened, '.s.PGSQL.5432'), resolve));
       const started = await startEmbedded(dataDir, true);
+      const kept = existsSync(listened);
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(listened, { recursive: true, force: true });
       running.push(started);
       console.log(`owner file naming pid 1: ${started.url ? 'served' : `refused: ${started.stderr.trim()}`}`);
       expect(started.stderr).not.toContain('is in use');
       expect(started.url).toBeDefined();
       expect(started.stderr).toContain(`DATA_DIR ${dataDir}: replaced a stale embedded-postgres.json: it names this process's pid 1`);
-      expect([existsSync(deadPid), existsSync(oldScheme)]).toEqual([false, false]);
+      expect([existsSync(deadPid), existsSync(oldScheme), kept]).toEqual([false, false, true]);
       expect(existsSync(new URL(started.url!).searchParams.get('host')!)).toBe(true);
     },
     STARTUP_TIMEOUT_MS,

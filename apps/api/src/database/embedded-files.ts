@@ -60,9 +60,9 @@ export function createSocketDir(): string {
 }
 
 /**
- * Removes the socket directories that killed processes left in the temporary folder: those of this
- * user whose process is gone, or had this process's pid (a previous PID 1 of a container). Returns how
- * many; those of an older naming (no pid) are removed when nothing listens on their socket.
+ * Removes the socket directories that killed processes left in the temporary folder: those of this user
+ * that nobody listens on, and whose process is gone or had this process's pid (a previous PID 1 of a
+ * container). Returns how many; those of an older naming (no pid) go when nobody listens.
  */
 export function removeStaleSocketDirs(): number {
   let removed = 0;
@@ -77,7 +77,9 @@ export function removeStaleSocketDirs(): number {
     try {
       if (lstatSync(path).uid !== process.getuid?.()) continue;
       const pid = /^petstore-pg-(\d+)-/.exec(name)?.[1];
-      const stale = pid === undefined ? !listenedOn(path) : Number(pid) === process.pid || !alive(Number(pid));
+      // A socket listened on is never stale: its pid may be of another PID namespace sharing this folder
+      // (a container beside this one), where it looks gone. Otherwise the pid tells whether it is left over.
+      const stale = !listenedOn(path) && (pid === undefined || Number(pid) === process.pid || !alive(Number(pid)));
       if (!stale) continue;
       rmSync(path, { recursive: true, force: true });
       removed++;
