@@ -2,13 +2,16 @@
  * Layer rules, checked by `pnpm lint` (dependency-cruiser over apps/ and libs/, tests excluded).
  *
  * What a "feature" is here: a folder of apps/api/src that serves one part of the API or one per-route
- * concern: pets, orders, health, idempotency, rate-limit. The other folders are shared by all of them
- * and may be imported from anywhere: config, logging, database, http, docs (the OpenAPI helpers), and
- * auth and keys (every route is authenticated against the key store). A feature may use another only
- * through its public face: its Nest module (`*.module.ts`), its route decorators (`*.decorator.ts`) and
- * its entity (`*.entity.ts`, registered by database/); never its services or helpers.
+ * concern: pets, orders, health, idempotency, rate-limit. The shared folders serve all of them and may
+ * be imported from anywhere, but never import a feature: config, logging, database, http, docs (the
+ * OpenAPI helpers), observability. A feature declares what a shared folder needs of it (its entities
+ * are listed by the app's entities.ts, its loggable query parameters by `logQueryValues`). auth and
+ * keys (every route is authenticated against the key store) are in neither list. A feature may use
+ * another only through its public face: its Nest module (`*.module.ts`), its route decorators
+ * (`*.decorator.ts`) and its entity (`*.entity.ts`); never its services or helpers.
  */
 const FEATURES = 'pets|orders|health|idempotency|rate-limit';
+const SHARED = 'config|logging|database|http|docs|observability';
 const PUBLIC_FILES = '[.](module|decorator|entity)[.]ts$';
 
 module.exports = {
@@ -33,6 +36,20 @@ module.exports = {
       severity: 'error',
       from: { path: `^apps/api/src/(${FEATURES})/` },
       to: { path: `^apps/api/src/(${FEATURES})/`, pathNot: [`^apps/api/src/$1/`, PUBLIC_FILES] },
+    },
+    {
+      name: 'shared-never-imports-a-feature',
+      comment: 'A shared folder serves every feature: it knows none of them (a feature registers what it needs).',
+      severity: 'error',
+      from: { path: `^apps/api/src/(${SHARED})/` },
+      to: { path: `^apps/api/src/(${FEATURES})/` },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import circle: each file can be read, and tested, knowing only what it imports.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
     },
   ],
   options: {

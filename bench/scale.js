@@ -21,7 +21,7 @@ Environment:
   BENCH_CONNECTIONS  concurrent connections (default 10)`);
 lib.buildIfStale();
 const { PetCursors } = require(join(lib.ROOT, 'apps/api/dist/pets/pet-cursors'));
-const { LIST_BY_STATUS } = require(join(lib.ROOT, 'apps/api/dist/pets/pets.service'));
+const { LIST_BY_STATUS } = require(join(lib.ROOT, 'apps/api/dist/pets/pets.repository'));
 
 const SMALL = Number(process.env.BENCH_SMALL || 10_000);
 const LARGE = Number(process.env.BENCH_LARGE || 1_000_000);

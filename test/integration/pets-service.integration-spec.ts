@@ -6,7 +6,8 @@ import { STARTUP_TIMEOUT_MS } from '../support/test-database';
 import { Database } from '../../apps/api/src/database/database';
 import { databaseOptions } from '../../apps/api/src/database/database.options';
 import { PetCursors } from '../../apps/api/src/pets/pet-cursors';
-import { LIST_BY_STATUS, PetNotFoundError, PetsService } from '../../apps/api/src/pets/pets.service';
+import { LIST_BY_STATUS, PetsRepository } from '../../apps/api/src/pets/pets.repository';
+import { PetNotFoundError, PetsService } from '../../apps/api/src/pets/pets.service';
 
 /** The service on a real PostgreSQL of its own (server or embedded), schema from the migrations. */
 describe('PetsService', () => {
@@ -17,7 +18,7 @@ describe('PetsService', () => {
   beforeAll(() => {
     dataSource = suite.dataSource;
     service = new PetsService(
-      new Database(dataSource, suite.target),
+      new PetsRepository(new Database(dataSource, suite.target)),
       new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }),
     );
   });

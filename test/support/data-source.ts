@@ -3,6 +3,7 @@ import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from './test-dat
 import type { DatabaseTarget } from '../../apps/api/src/database/database.options';
 import { databaseOptions } from '../../apps/api/src/database/database.options';
 import { migrate } from '../../apps/api/src/database/migrate';
+import { ENTITIES } from '../../apps/api/src/entities';
 
 export interface SuiteDataSource {
   database: TestDatabase;
@@ -22,7 +23,11 @@ export function useDataSource(options: { poolSize?: number; timeouts?: boolean; 
     suite.database = await createTestDatabase();
     suite.target = { url: suite.database.url, embedded: suite.database.embedded };
     if (build === 'migrations') await migrate(suite.target);
-    suite.dataSource = await new DataSource({ ...databaseOptions(suite.target, poolSize, timeouts), synchronize: build === 'entities' }).initialize();
+    suite.dataSource = await new DataSource({
+      ...databaseOptions(suite.target, poolSize, timeouts),
+      entities: ENTITIES,
+      synchronize: build === 'entities',
+    }).initialize();
   }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await suite.dataSource?.destroy();

@@ -3,6 +3,7 @@ import { AuthModule, ScopesModule } from './auth/auth.module';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';
+import { ENTITIES } from './entities';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './observability/metrics.module';
 import { DrainState } from './http/drain';
@@ -18,7 +19,7 @@ export class AppModule {
       global: true, // APP_CONFIG and DrainState are needed by feature modules
       imports: [
         MetricsModule.forRoot(config), // global: every feature counts into it
-        DatabaseModule.forRoot(database, config.databasePoolSize),
+        DatabaseModule.forRoot(database, config.databasePoolSize, ENTITIES),
         AuthModule,
         RateLimitModule.forRoot(config), // after AuthModule: its guard needs the key
         ScopesModule, // after RateLimitModule: a 403 is counted and carries the RateLimit fields

@@ -6,6 +6,7 @@ import { migrate } from '../database/migrate';
 import { Database } from '../database/database';
 import { databaseOptions, databaseTarget } from '../database/database.options';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
+import { ENTITIES } from '../entities';
 import { parseScopes } from '../keys/api-key';
 import { ApiKeyEntity } from '../keys/api-key.entity';
 import { ApiKeyToolError, ApiKeysStore } from '../keys/api-keys.store';
@@ -102,7 +103,7 @@ async function withStore(run: (store: ApiKeysStore) => Promise<void>): Promise<v
   const running = config.databaseUrl ? undefined : runningEmbeddedPostgres(config.dataDir);
   const embedded = config.databaseUrl || running ? undefined : await startEmbeddedPostgres(config.dataDir);
   const target = databaseTarget(config, running?.url ?? embedded?.url);
-  const dataSource = new DataSource(databaseOptions(target, 1));
+  const dataSource = new DataSource({ ...databaseOptions(target, 1), entities: ENTITIES });
   try {
     await migrate(target)
       .then(() => dataSource.initialize())

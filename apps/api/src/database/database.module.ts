@@ -1,15 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { ConfigError } from '../config/config';
 import { Database } from './database';
 import { DATABASE_TARGET, DatabaseTarget, databaseOptions } from './database.options';
 import { explainConnectError, migrate } from './migrate';
 
-/** The database for the whole app: migrated before the pool opens, and reached through `Database`. */
+/**
+ * The database for the whole app: migrated before the pool opens, and reached through `Database`.
+ * `entities`: the features' TypeORM entities, which the app lists (this folder knows no feature).
+ */
 @Module({})
 export class DatabaseModule {
-  static forRoot(target: DatabaseTarget, poolSize: number): DynamicModule {
+  static forRoot(target: DatabaseTarget, poolSize: number, entities: DataSourceOptions['entities']): DynamicModule {
     return {
       module: DatabaseModule,
       global: true,
@@ -17,6 +20,7 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
             ...databaseOptions(target, poolSize),
+            entities,
             retryAttempts: 2,
             retryDelay: 1000,
             toRetry: (error) => !(error instanceof ConfigError),

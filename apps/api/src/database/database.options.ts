@@ -1,8 +1,7 @@
 import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
-import { ApiKeyEntity } from '../keys/api-key.entity';
-import { PetEntity } from '../pets/pet.entity';
 import { migrations } from './migrations';
+import { poolKeepingDriver } from './pool-keeping-driver';
 
 /** Injection token of the DatabaseTarget the app was built for; only this folder reads it. */
 export const DATABASE_TARGET = Symbol('DATABASE_TARGET');
@@ -31,13 +30,15 @@ export function databaseTarget(config: AppConfig, embeddedUrl?: string): Databas
 /**
  * TypeORM over pg. The schema comes only from migrations (see migrate.ts), never `synchronize`.
  * `timeouts: false` is for migrations, which may rightly wait on a lock or build an index for long.
+ * No entities: the features' entities are the app's to list (see entities.ts), added by whoever maps rows through them.
  */
 export function databaseOptions(target: DatabaseTarget, poolSize: number, timeouts = true): DataSourceOptions {
   const transactionPooler = target.pooling === 'transaction';
   return {
     type: 'postgres',
     url: target.url,
-    entities: [PetEntity, ApiKeyEntity],
+    // The pool TypeORM opens is the one the statement runner uses (see Database).
+    driver: poolKeepingDriver(),
     migrations,
     migrationsRun: false,
     synchronize: false,

@@ -2,10 +2,10 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { cancelStatement } from './cancel';
 import { DATABASE_TARGET, DatabaseTarget } from './database.options';
 import { DiskSpace } from './disk-space';
+import { openedPool } from './pool-keeping-driver';
 import { Metrics } from '../observability/metrics';
 import { endWithError, startStatementSpan, tracing } from '../observability/tracing';
 
@@ -36,10 +36,11 @@ const LOST_STATEMENT = new Set(['26000', '42P05']);
 const WRITES = /^\s*(INSERT|UPDATE|DELETE|WITH)\b/i;
 
 /**
- * The data-access layer every feature uses: it runs statements on the pg pool that TypeORM opened and
- * owns (its PostgresDriver's `master`) under the policy the database calls for. TypeORM's own `query`
- * builds a QueryRunner with events around every call and cannot name a statement (see
- * docs/performance.md); repositories stay available through `dataSource` for what is not on a request's path.
+ * The statement runner every repository uses: it runs statements on the pg pool that TypeORM opened
+ * and owns (kept for us by the `driver` of `databaseOptions`) under the policy the database calls for.
+ * TypeORM's own `query` builds a QueryRunner with events around every call and cannot name a statement
+ * (see docs/performance.md); its repositories stay available through `dataSource` for what is not on
+ * a request's path.
  */
 @Injectable()
 export class Database {
@@ -54,7 +55,7 @@ export class Database {
   ) {
     this.policy = target.embedded ? 'unnamed' : target.pooling === 'transaction' ? 'transaction' : 'prepared';
     if (target.dataDir) this.disk = new DiskSpace(target.dataDir);
-    metrics?.watchPool(() => (dataSource.isInitialized ? ((dataSource.driver as PostgresDriver).master as Pool) : undefined));
+    metrics?.watchPool(() => (dataSource.isInitialized ? openedPool(dataSource) : undefined));
   }
 
   /**
@@ -91,7 +92,8 @@ export class Database {
   }
 
   private async run<R extends QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    const pool = openedPool(this.dataSource);
+    if (!pool) throw new Error('Database needs a DataSource opened from databaseOptions(), whose driver keeps its pool');
     if (this.policy === 'unnamed') {
       if (this.disk && WRITES.test(statement.text)) this.disk.assertWritable();
       return (await pool.query<R>({ text: statement.text, values })).rows;

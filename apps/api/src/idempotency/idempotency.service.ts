@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DomainError } from '@petstore/http-errors';
-import { Database, Statement } from '../database/database';
+import { IdempotencyRepository } from './idempotency.repository';
 
 export class IdempotencyKeyReusedError extends DomainError {
   constructor() {
@@ -21,36 +21,6 @@ export interface StoredResponse {
   location: string | null;
 }
 
-/** How long a key is remembered. */
-const RETENTION = '24 hours';
-/**
- * A record without an answer is only ever left by an older version of the service, which claimed the
- * key before running the request; given up after this, as that version did.
- */
-const ABANDONED = '1 minute';
-
-const READ: Statement = {
-  name: 'idempotency_read',
-  text: `SELECT request_hash, status_code, response_body, location,
-           created_at < now() - interval '${RETENTION}'
-             OR (status_code IS NULL AND created_at < now() - interval '${ABANDONED}') AS expired
-         FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`,
-};
-const FORGET_EXPIRED: Statement = {
-  name: 'idempotency_forget_expired',
-  text: `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2
-           AND (created_at < now() - interval '${RETENTION}' OR (status_code IS NULL AND created_at < now() - interval '${ABANDONED}'))`,
-};
-const SWEEP: Statement = { name: 'idempotency_sweep', text: `DELETE FROM idempotency_keys WHERE created_at < now() - interval '${RETENTION}'` };
-
-interface IdempotencyRecord {
-  request_hash: string;
-  status_code: number | null;
-  response_body: unknown;
-  location: string | null;
-  expired: boolean;
-}
-
 /**
  * Idempotency-Key records (draft-ietf-httpapi-idempotency-key-header) in PostgreSQL, scoped to the
  * API key. A keyed request's answer is recorded by the statement that stores its effect (see
@@ -60,27 +30,27 @@ interface IdempotencyRecord {
 export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   private sweeper?: NodeJS.Timeout;
 
-  constructor(private readonly database: Database) {}
+  constructor(private readonly records: IdempotencyRepository) {}
 
   /**
    * The answer to replay for a key that is taken; throws 422 or 409 as the draft says. Undefined when
    * the key is free again (never recorded, or its record expired and was removed): run the request.
    */
   async recorded(apiKeyId: string, key: string, requestHash: string): Promise<StoredResponse | undefined> {
-    const [record] = await this.database.rows<IdempotencyRecord>(READ, [apiKeyId, key]);
+    const record = await this.records.read(apiKeyId, key);
     if (!record) return undefined;
     if (record.expired) {
-      await this.database.rows(FORGET_EXPIRED, [apiKeyId, key]);
+      await this.records.forgetExpired(apiKeyId, key);
       return undefined;
     }
-    if (record.request_hash !== requestHash) throw new IdempotencyKeyReusedError();
-    if (record.status_code === null) throw new RequestInProgressError();
-    return { statusCode: record.status_code, body: record.response_body, location: record.location };
+    if (record.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
+    if (record.statusCode === null) throw new RequestInProgressError();
+    return { statusCode: record.statusCode, body: record.body, location: record.location };
   }
 
   onModuleInit(): void {
     this.sweeper = setInterval(() => {
-      this.database.rows(SWEEP, []).catch(() => undefined);
+      this.records.sweep().catch(() => undefined);
     }, 3_600_000);
     this.sweeper.unref();
   }

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { Metrics } from '../observability/metrics';
 import { IdempotencyKeyReusedError, IdempotencyService, RequestInProgressError, hashRequestBody } from './idempotency.service';
-import { IdempotencyClaim, registerIdempotentRequests, runClaimed } from './idempotent.decorator';
+import { IdempotencyClaim, IdempotentRunner, registerIdempotentRequests, runClaimed } from './idempotent.decorator';
 
 // The draft's value is a structured-field string ("…"); the bare token form is accepted too.
 const KEY = /^(?:"([\x21\x23-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255}))$/;
@@ -21,7 +21,7 @@ const KEY_MESSAGE = 'Idempotency-Key must be 1 to 255 visible ASCII characters, 
  * of a create's CPU; see docs/performance.md).
  */
 @Injectable()
-export class IdempotentRequests {
+export class IdempotentRequests implements IdempotentRunner {
   constructor(
     private readonly idempotency: IdempotencyService,
     private readonly metrics: Metrics,

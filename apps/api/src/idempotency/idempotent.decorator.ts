@@ -1,13 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Statement } from '../database/database';
 import { aroundHandler } from '../http/around-handler';
-import type { IdempotentRequests } from './idempotent-requests';
+
+/** What runs a keyed request once per key: IdempotentRequests (declared here, so that neither file imports the other). */
+export interface IdempotentRunner {
+  run<T>(request: FastifyRequest, reply: FastifyReply, operation: () => Promise<T>): Promise<T>;
+}
 
 /** Each app's IdempotentRequests, found from the Fastify instance a request arrives on. */
-const perServer = new WeakMap<FastifyInstance, IdempotentRequests>();
+const perServer = new WeakMap<FastifyInstance, IdempotentRunner>();
 
-export function registerIdempotentRequests(server: FastifyInstance, requests: IdempotentRequests): void {
+export function registerIdempotentRequests(server: FastifyInstance, requests: IdempotentRunner): void {
   perServer.set(server, requests);
 }
 

@@ -1,6 +1,8 @@
-import { loggableUrl } from './loggable-url';
+import { loggableUrl, logQueryValues } from './loggable-url';
 
 describe('loggableUrl', () => {
+  beforeAll(() => logQueryValues(['limit', 'status', 'cursor']));
+
   it('keeps a path and the API query parameters as they are', () => {
     expect(loggableUrl('/v1/pets')).toBe('/v1/pets');
     expect(loggableUrl('/v1/pets?limit=2&status=sold&cursor=AbC_-1')).toBe('/v1/pets?limit=2&status=sold&cursor=AbC_-1');

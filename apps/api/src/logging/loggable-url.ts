@@ -1,7 +1,7 @@
-import { LIST_PETS_QUERY_FIELDS } from '@petstore/contracts';
 import { redactKeys } from '../keys/redact-keys';
 
-const KNOWN_PARAMETERS = new Set<string>(LIST_PETS_QUERY_FIELDS);
+/** The API's own query parameters, as the features declare them (`logQueryValues`). */
+const KNOWN_PARAMETERS = new Set<string>();
 const MAX_PATH = 200;
 const MAX_VALUE = 64;
 const MAX_PARAMETERS = 8;
@@ -27,6 +27,14 @@ export function loggableUrl(url: string): string {
   });
   if (pairs.length > MAX_PARAMETERS) shown.push('…');
   return `${path}?${shown.join('&')}`;
+}
+
+/**
+ * Declares query parameters of a feature's routes whose values a log line may keep: values the API
+ * itself defines and checks (a limit, a status, a cursor), never what a client could hide a key in.
+ */
+export function logQueryValues(names: readonly string[]): void {
+  for (const name of names) KNOWN_PARAMETERS.add(name);
 }
 
 function cut(text: string, max: number): string {

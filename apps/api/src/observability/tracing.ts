@@ -1,7 +1,6 @@
 import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import { RPCType, getRPCMetadata } from '@opentelemetry/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Statement } from '../database/database';
 import { redactKeys } from '../keys/redact-keys';
 import { routeLabel } from './route-label';
 
@@ -14,7 +13,13 @@ export const tracing = { enabled: false, flush: (): Promise<void> => Promise.res
 export type TracedRequest = FastifyRequest & { traceId?: string };
 
 const tracer = trace.getTracer('petstore-api');
-const queryTexts = new WeakMap<Statement, string>();
+
+/** What a span says of a statement (the database layer's `Statement`, declared here so that neither imports the other). */
+interface TracedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+const queryTexts = new WeakMap<TracedStatement, string>();
 
 /**
  * The HTTP instrumentation opens the request's span before Fastify routes it. Once the route is known,
@@ -39,7 +44,7 @@ export function installTracing(fastify: FastifyInstance): void {
  * A child span of the request's for one statement: its name, and its parameterised text. The values
  * are never recorded (they carry what clients sent, key digests among them).
  */
-export function startStatementSpan(statement: Statement): Span {
+export function startStatementSpan(statement: TracedStatement): Span {
   let text = queryTexts.get(statement);
   if (text === undefined) {
     text = statement.text.replace(/\s+/g, ' ').trim();

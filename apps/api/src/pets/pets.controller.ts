@@ -1,17 +1,21 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { ListPetsQuery, NewPet, Pet } from '@petstore/contracts';
+import { LIST_PETS_QUERY_FIELDS, ListPetsQuery, NewPet, Pet } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { DeprecationConfig } from '../http/deprecation';
 import { Location } from '../http/around-handler';
 import { JsonBody } from '../http/json-body-values';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from '../http/validation.pipes';
+import { logQueryValues } from '../logging/loggable-url';
+import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from './pets.pipes';
 import { CREATED_PET_RESPONSE, PET_RESPONSE, PETS_RESPONSE } from './pet.serialization';
 import { CreatePetOperation, GetPetOperation, ListPetsOperation } from './pets.openapi';
 import { PetsService } from './pets.service';
+
+// The listing's parameters are the contract's own, checked by ListPetsQueryPipe: their values may be logged.
+logQueryValues(LIST_PETS_QUERY_FIELDS);
 
 const GET_PET_DEPRECATION: DeprecationConfig = {
   deprecation: {

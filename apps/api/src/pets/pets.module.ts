@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { PetEntity } from './pet.entity';
 import { PetsController } from './pets.controller';
 import { PetCursors } from './pet-cursors';
+import { PetsRepository } from './pets.repository';
 import { PetsService } from './pets.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PetEntity]), IdempotencyModule],
+  imports: [IdempotencyModule],
   controllers: [PetsController],
-  providers: [PetsService, PetCursors],
+  providers: [PetsService, PetsRepository, PetCursors],
 })
 export class PetsModule {}

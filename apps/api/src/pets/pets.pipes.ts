@@ -1,7 +1,7 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { ListPetsQuery, LIST_PETS_QUERY_FIELDS, NEW_PET_FIELDS, NewPet, PET_ID_MAX, Validated, validateInput } from '@petstore/contracts';
 import { ValidationFailedError } from '@petstore/http-errors';
-import { RejectedBody } from './json-body-values';
+import { RejectedBody } from '../http/json-body-values';
 
 function unwrap<T>(result: Validated<T>): T {
   if (!result.ok) throw new ValidationFailedError(result.errors);
