@@ -138,7 +138,7 @@ async function startServer({ name, command, args = [], env }) {
     name,
     pid: child.pid,
     baseUrl,
-    /** Peak resident memory in MB of the process and its children (cluster workers), from /proc. */
+    /** Peak resident memory in MB of the process and its children, from /proc. */
     peakRssMb: () => peakRssMb(child.pid),
     /** CPU seconds (user + system) used so far by the process and its children (cluster workers), from /proc. */
     cpuSeconds: () => [child.pid, ...childPids(child.pid)].reduce((sum, p) => sum + cpuSeconds(p), 0),
