@@ -62,9 +62,10 @@ function withoutEnvOptions(argv) {
   return argv.filter((arg, i) => arg !== '--' && !options.includes(arg) && !options.includes(argv[i - 1]));
 }
 
-/** Builds the workspace when its build is missing or older than the sources (see scripts/build-if-stale.js). */
+/** Builds the workspace (`tsc -b`, as `pnpm build`: what is up to date is skipped). */
 function buildIfStale() {
-  const { status } = require('node:child_process').spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.js')], { stdio: 'inherit' });
+  const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+  const { status } = require('node:child_process').spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
 }
 
