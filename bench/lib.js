@@ -62,9 +62,10 @@ function withoutEnvOptions(argv) {
   return argv.filter((arg, i) => arg !== '--' && !options.includes(arg) && !options.includes(argv[i - 1]));
 }
 
-/** Builds the workspace when its build is missing or older than the sources (see scripts/build-if-stale.js). */
+/** Builds the workspace (`tsc -b`, as `pnpm build`: what is up to date is skipped). */
 function buildIfStale() {
-  const { status } = require('node:child_process').spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.js')], { stdio: 'inherit' });
+  const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+  const { status } = require('node:child_process').spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
 }
 
@@ -138,7 +139,7 @@ async function startServer({ name, command, args = [], env }) {
     name,
     pid: child.pid,
     baseUrl,
-    /** Peak resident memory in MB of the process and its children (cluster workers), from /proc. */
+    /** Peak resident memory in MB of the process and its children, from /proc. */
     peakRssMb: () => peakRssMb(child.pid),
     /** CPU seconds (user + system) used so far by the process and its children (cluster workers), from /proc. */
     cpuSeconds: () => [child.pid, ...childPids(child.pid)].reduce((sum, p) => sum + cpuSeconds(p), 0),

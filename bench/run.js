@@ -24,7 +24,6 @@ Environment:
   BENCH_ROUNDS       rounds per side and operation (default 3)
   BENCH_CONNECTIONS  concurrent connections (default 10)
   BENCH_OPS          operations, comma-separated (default list,get,create)
-  WEB_CONCURRENCY    service processes (default 1)
 Options:
   --service-env NAME=VALUE   adds a variable to the service's environment (repeatable)
   --versus-env NAME=VALUE    replaces the yardsticks by the same service with this variable on top
@@ -62,7 +61,6 @@ async function main() {
       METRICS_TOKEN: lib.METRICS_TOKEN,
       // A quota the bench never reaches: the RateLimit headers are part of the work, as in the same-work yardstick.
       RATE_LIMIT_PER_MINUTE: '1000000',
-      ...(process.env.WEB_CONCURRENCY && { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY }),
       ...SERVICE_EXTRA,
     });
     const migrator = await lib.startServer({ name: 'migrations', ...lib.SERVICE, env: serviceEnv(databases.baseline.url) });
@@ -156,7 +154,6 @@ async function main() {
         connections: CONNECTIONS,
         durationSeconds: DURATION,
         rounds: ROUNDS,
-        webConcurrency: process.env.WEB_CONCURRENCY ?? null,
         serviceEnv: SERVICE_EXTRA,
         versusEnv: VERSUS ? VERSUS_EXTRA : null,
       },

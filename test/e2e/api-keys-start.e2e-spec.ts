@@ -48,20 +48,6 @@ describe('API keys at start (e2e)', () => {
     expect(result.stdout).not.toContain('listening');
   });
 
-  it('a supervisor of several processes, which opens no database, still refuses production without CURSOR_SECRET', async () => {
-    const result = await run(process.execPath, [MAIN], {
-      NODE_ENV: 'production',
-      DATABASE_URL: database.url,
-      PORT: '0',
-      WEB_CONCURRENCY: '2',
-      RATE_LIMIT_PER_MINUTE: '0',
-    });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('CURSOR_SECRET is required in production');
-    expect(result.stderr).toContain('`openssl rand -base64 32`');
-    expect(result.stderr).not.toContain('worker');
-  });
-
   it('development with no key anywhere creates one, stores it and prints it once', async () => {
     const service = spawn(process.execPath, [MAIN], {
       cwd: ROOT,

@@ -9,19 +9,19 @@ import { runOrThrow as run } from '../support/processes';
 const ROOT = join(__dirname, '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const OPENAPI_TYPESCRIPT = join(ROOT, 'libs', 'client', 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const README_BASE = 'http://127.0.0.1:3000/v1';
+const CONTRACT_DOC = readFileSync(join(ROOT, 'docs', 'contract.md'), 'utf8');
+const DOC_BASE = 'http://127.0.0.1:3000/v1';
 
-/** The code block that follows `marker` in the README's "Using the contracts from another repository". */
-function readmeExample(marker: string): string {
-  const section = README.slice(README.indexOf('## Using the contracts from another repository'));
+/** The code block that follows `marker` in docs/contract.md's "Using the contracts from another repository". */
+function documentedExample(marker: string): string {
+  const section = CONTRACT_DOC.slice(CONTRACT_DOC.indexOf('## Using the contracts from another repository'));
   const after = section.slice(section.indexOf(marker));
   const match = /```\w+\n([\s\S]*?)```/.exec(after);
-  if (!section || !match) throw new Error(`README.md has no example after "${marker}"`);
+  if (!section || !match) throw new Error(`docs/contract.md has no example after "${marker}"`);
   return match[1];
 }
 
-/** A consumer's ES module and CommonJS files beside the README's: the packages used, nothing else. */
+/** A consumer's ES module and CommonJS files beside the documented ones: the packages used, nothing else. */
 const ESM = `
 import { ERROR_CATALOGUE, NewPet, PetStatus } from '@petstore/contracts';
 import { createPetStoreClient, type Pet } from '@petstore/client';
@@ -106,9 +106,9 @@ describe('@petstore/contracts and @petstore/client as packed tarballs, in a proj
     writeFileSync(join(scratch, 'main.ts'), CONSUMER);
     writeFileSync(join(scratch, 'esm.mts'), ESM);
     writeFileSync(join(scratch, 'cjs.cts'), CJS);
-    writeFileSync(join(scratch, 'readme-esm.mts'), readmeExample('**ES modules**').replace(`'${README_BASE}'`, 'process.env.BASE!'));
-    // Plain JavaScript, as the README shows it: run as is, not compiled.
-    writeFileSync(join(scratch, 'readme-cjs.cjs'), readmeExample('**CommonJS**').replace(`'${README_BASE}'`, 'process.env.BASE'));
+    writeFileSync(join(scratch, 'readme-esm.mts'), documentedExample('**ES modules**').replace(`'${DOC_BASE}'`, 'process.env.BASE!'));
+    // Plain JavaScript, as docs/contract.md shows it: run as is, not compiled.
+    writeFileSync(join(scratch, 'readme-cjs.cjs'), documentedExample('**CommonJS**').replace(`'${DOC_BASE}'`, 'process.env.BASE'));
     run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs.map((file) => `./${file}`)], scratch, { timeout: 240000 });
 
     const installed = JSON.parse(readFileSync(join(scratch, 'node_modules', '@petstore', 'contracts', 'package.json'), 'utf8'));
@@ -127,7 +127,7 @@ describe('@petstore/contracts and @petstore/client as packed tarballs, in a proj
     expect(JSON.parse(output)).toEqual({ good: [], bad: ['name', 'categoryId', 'status'], pet: 1, error: 'not_found', missing: 'Rex' });
   }, 300000);
 
-  it('runs an ES module and a CommonJS file, and the README examples, against the service', () => {
+  it('runs an ES module and a CommonJS file, and the documented examples, against the service', () => {
     const env = { BASE: `${service.baseUrl}/v1`, KEY: TEST_API_KEY };
     const node = (file: string) => run(process.execPath, [join(scratch, file)], scratch, { timeout: 30000, env }).trim();
     expect(JSON.parse(node('dist/esm.mjs'))).toEqual({ created: 'Esm', unauthorized: 401 });

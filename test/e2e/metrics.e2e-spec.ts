@@ -1,10 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { request as httpRequest } from 'node:http';
-import { createInterface } from 'node:readline';
-import { MAIN } from '../support/processes';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { parseExposition, seriesKey, valueOf, type Sample } from '../support/prometheus';
 import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
 
@@ -265,74 +259,5 @@ describe('METRICS_TOKEN guesses (e2e)', () => {
     }
     expect(await scrape({ authorization: `Bearer ${randomBytes(20).toString('hex')}`, 'x-forwarded-for': keyGuesser })).toBe(429);
     expect(await scrape({ ...SCRAPE, 'x-forwarded-for': guesser })).toBe(200);
-  });
-});
-
-/** One GET on a connection of its own, so that the cluster's round robin spreads them over the workers. */
-function getOnce(url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const onServer = process.env.DATABASE_URL ? it : it.skip;
-
-describe('GET /metrics with WEB_CONCURRENCY=2 (built service)', () => {
-  let database: TestDatabase;
-  let service: ChildProcess;
-  afterAll(async () => {
-    if (service?.exitCode === null) service.kill('SIGKILL');
-    await database?.drop();
-  });
-
-  onServer('answers every scrape with the sum over both workers, whichever worker takes it', async () => {
-    database = await createTestDatabase();
-    service = spawn(process.execPath, [MAIN], {
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'test',
-        WEB_CONCURRENCY: '2',
-        RATE_LIMIT_PER_MINUTE: '0',
-        DATABASE_URL: database.url,
-        API_KEYS: TEST_API_KEY,
-        METRICS_TOKEN,
-        PORT: '0',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const pids = new Set<number>();
-    let base = '';
-    for await (const line of createInterface({ input: service.stdout! })) {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(line);
-      if (match) {
-        base = match[1];
-        pids.add(JSON.parse(line).pid);
-      }
-      if (pids.size === 2) break;
-    }
-    service.stdout!.resume();
-    for (let i = 0; i < 20; i++) expect((await getOnce(`${base}/v1/pets`, AUTH)).status).toBe(200);
-    const counts: (number | undefined)[] = [];
-    for (let i = 0; i < 4; i++)
-      counts.push(
-        valueOf(parseExposition((await getOnce(`${base}/metrics`, SCRAPE)).text), 'petstore_http_requests_total', {
-          method: 'GET',
-          route: '/v1/pets',
-          status: '200',
-        }),
-      );
-    expect(counts).toEqual([20, 20, 20, 20]);
-    // Waited for: a SIGKILL from afterAll while the workers drain would leave them no supervisor to report to.
-    const exited = once(service, 'exit');
-    service.kill('SIGTERM');
-    expect(await exited).toEqual([0, null]);
   });
 });

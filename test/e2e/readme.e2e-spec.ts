@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
 import { TEST_API_KEY } from '../support/test-app';
@@ -89,5 +89,54 @@ describe('README.md', () => {
       expect(actual.headers).toEqual(expect.arrayContaining(expected.headers));
       expect(JSON.parse(actual.body)).toEqual(JSON.parse(expected.body));
     });
+  });
+
+  it('gives quick start commands that are scripts of package.json', () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    const blocks = [...section('Quick start').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join('');
+    const commands = [...blocks.matchAll(/^pnpm (\w[\w:]*)/gm)].map((match) => match[1]);
+    expect(commands).toEqual(['start', 'test']);
+    for (const command of commands) expect(scripts).toContain(command);
+  });
+});
+
+/** The anchors GitHub gives the headings of a Markdown text (code blocks skipped). */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const [, title] of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = title
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}
+
+describe('the links of README.md and docs/', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
+  // The configuration table is generated from the settings' declarations (config-docs.spec.ts owns it).
+  const withoutTable = (text: string) => text.replace(/<!-- config-table:begin[\s\S]*?<!-- config-table:end -->/, '');
+
+  it.each(pages)('%s links to files that exist, and to headings they have', (page) => {
+    const text = withoutTable(readFileSync(join(ROOT, page), 'utf8')).replace(/^```[\s\S]*?^```/gm, '');
+    const broken: string[] = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path, anchor] = target.split('#');
+      const file = path === '' ? join(ROOT, page) : join(ROOT, dirname(page), path);
+      if (!existsSync(file)) broken.push(`${target}: no ${relative(ROOT, file)}`);
+      else if (anchor && !anchorsOf(readFileSync(file, 'utf8')).has(anchor)) broken.push(`${target}: no such heading`);
+    }
+    expect(broken).toEqual([]);
   });
 });

@@ -20,8 +20,6 @@ describe('--help of every script with options', () => {
     ['the embedded server', node, [EMBEDDED_SERVER, '--help']],
     ['the embedded initdb', node, [join(BIN, 'embedded-initdb.js'), '--help']],
     ['the migrations (a release step)', node, [join(BIN, 'migrate.js'), '--help']],
-    ['scripts/build-if-stale.js', node, ['scripts/build-if-stale.js', '--help']],
-    ['scripts/dev.js (pnpm dev)', node, ['scripts/dev.js', '--help']],
     ['scripts/embedded-memory.js', node, ['scripts/embedded-memory.js', '--help']],
   ])('%s', async (_name, command, args) => {
     const result = await run(command, args, NOWHERE);

@@ -28,7 +28,7 @@ async function main() {
   if (refused.length > 0 || unused.length > 0) {
     console.log(
       `openapi:breaking: ${refused.length} breaking change(s) from ${relative(ROOT, base)} to ${headName}. ` +
-        `Keep the API compatible, or let an intentional break through in ${relative(ROOT, ALLOW_LIST)} with its reason (see README, Contract).`,
+        `Keep the API compatible, or let an intentional break through in ${relative(ROOT, ALLOW_LIST)} with its reason (see docs/contract.md).`,
     );
     process.exitCode = 1;
   } else {

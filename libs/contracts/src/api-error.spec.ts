@@ -10,9 +10,9 @@ describe('the error catalogue', () => {
     expect(Object.keys(ERROR_CATALOGUE).sort()).toEqual([...ERROR_CODES].sort());
   });
 
-  it('is the table of the README, code for code and status for status', () => {
-    const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-    const rows = [...readme.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map(([, status, code]) => [code, Number(status)]);
+  it('is the table of docs/api-rules.md, code for code and status for status', () => {
+    const rules = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'api-rules.md'), 'utf8');
+    const rows = [...rules.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map(([, status, code]) => [code, Number(status)]);
     expect(Object.fromEntries(rows)).toEqual(
       Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([code, { status }]) => [code as ErrorCode, status])),
     );

@@ -2,7 +2,6 @@ import '../observability/tracing.setup'; // first: traces need http instrumented
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from '../app.factory';
-import { superviseWorkers } from '../cluster';
 import { ConfigError, loadConfig } from '../config/config';
 import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
 import { databaseTarget } from '../database/database.options';
@@ -21,7 +20,6 @@ async function main(): Promise<void> {
   if (demands.length > 0) throw new ConfigError(demands);
   if (config.databaseUrl) await checkDatabase('DATABASE_URL', config.databaseUrl);
   if (config.databaseDirectUrl) await checkDatabase('DATABASE_DIRECT_URL', config.databaseDirectUrl);
-  if (superviseWorkers(config)) return;
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
   const stopWatchdog = embedded ? startEmbeddedWatchdog() : undefined;
   const stopWatching = embedded

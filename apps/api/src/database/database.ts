@@ -105,7 +105,7 @@ export class Database {
       if (!LOST_STATEMENT.has((error as { code?: string }).code ?? '')) throw error;
       this.logger.warn(
         `Named statements do not survive on DATABASE_URL's connections: it looks like a transaction pooler. ` +
-          `Running statements unnamed from now on; set DATABASE_POOLING=transaction to say so (README, Scaling out)`,
+          `Running statements unnamed from now on; set DATABASE_POOLING=transaction to say so (docs/scaling.md)`,
       );
       this.policy = 'transaction';
       return this.run(statement, values);

@@ -35,6 +35,6 @@ export async function migrate(target: DatabaseTarget): Promise<void> {
 export function explainConnectError(error: Error): Error {
   if (!/unsupported startup parameter/.test(error.message)) return error;
   return new ConfigError([
-    `DATABASE_URL answered "${error.message}": it is a connection pooler. Set DATABASE_POOLING=transaction (see README, Scaling out)`,
+    `DATABASE_URL answered "${error.message}": it is a connection pooler. Set DATABASE_POOLING=transaction (see docs/scaling.md)`,
   ]);
 }

@@ -1,6 +1,4 @@
 import { Gauge, Registry } from 'prom-client';
-import cluster from 'node:cluster';
-import { workerScrape } from './cluster-metrics';
 import { collectProcessMetrics } from './process-metrics';
 import { methodLabel, routeLabel } from './route-label';
 import { BoundCounter, BoundHistogram, type Count, type Timing } from './series';
@@ -103,8 +101,6 @@ export class Metrics {
   private readonly readinessChanges: Count = NOOP;
   /** The last readiness answer (undefined before the first check). */
   private ready?: boolean;
-  /** A worker of WEB_CONCURRENCY > 1 answers a scrape with every worker's metrics (see cluster-metrics). */
-  private readonly scrape: () => Promise<string>;
 
   readonly keyCache: Handles<'keyCache'>;
   readonly authRefusals: Handles<'authRefusals'>;
@@ -113,7 +109,6 @@ export class Metrics {
   readonly idempotency: Handles<'idempotency'>;
 
   constructor(readonly enabled: boolean) {
-    this.scrape = enabled && cluster.isWorker ? workerScrape(this.registry) : () => this.registry.metrics();
     if (!enabled) {
       this.keyCache = noops(FIXED_COUNTERS.keyCache[3]);
       this.authRefusals = noops(FIXED_COUNTERS.authRefusals[3]);
@@ -225,7 +220,7 @@ export class Metrics {
   }
 
   render(): Promise<string> {
-    return this.scrape();
+    return this.registry.metrics();
   }
 
   get contentType(): string {

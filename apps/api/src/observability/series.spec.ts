@@ -1,4 +1,4 @@
-import { AggregatorRegistry, Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 import { BoundCounter, BoundHistogram } from './series';
 
 const BUCKETS = [0.001, 0.01, 0.1, 1];
@@ -28,13 +28,6 @@ describe('BoundCounter and BoundHistogram', () => {
     const text = await ours.metrics();
     expect(text).toContain('t_seconds_bucket{le="0.01",route="/v1/pets/{petId}",status="200"} 2');
     expect(text).toBe(await theirs.metrics());
-  });
-
-  it('sum across cluster workers as prom-client’s own metrics do', async () => {
-    const workers = [pair(), pair()];
-    const theirs = AggregatorRegistry.aggregate(await Promise.all(workers.map((w) => w.theirs.getMetricsAsJSON())));
-    const ours = AggregatorRegistry.aggregate(await Promise.all(workers.map((w) => w.ours.getMetricsAsJSON())));
-    expect(await ours.metrics()).toBe(await theirs.metrics());
   });
 
   it('give the same series to the same label values, whatever their order', () => {

@@ -6,12 +6,12 @@ import type { Metric } from 'prom-client';
  * call (about 2 % of a `GET /v1/pets/{petId}` profile, plus the garbage); these keep one plain object per
  * series, bound once, so an increment is a field update. They answer the registry's `get()` as
  * prom-client's Counter and Histogram do (same names, labels, `le` buckets, sum aggregation), so the
- * exposition text and the cluster aggregation are unchanged (series.spec.ts compares them).
+ * exposition text is unchanged (series.spec.ts compares them).
  */
 
 type Labels<L extends string> = Record<L, string>;
 
-/** What prom-client's Registry reads of a metric's get(), for the text and for the cluster aggregation. */
+/** What prom-client's Registry reads of a metric's get(), for the text and the JSON. */
 export interface Exported {
   name: string;
   help: string;
