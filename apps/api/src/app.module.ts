@@ -18,7 +18,7 @@ export class AppModule {
       global: true, // APP_CONFIG and DrainState are needed by feature modules
       imports: [
         MetricsModule.forRoot(config), // global: every feature counts into it
-        DatabaseModule.forRoot(database, config.databasePoolSize),
+        DatabaseModule.forRoot(database, config.database.poolSize),
         AuthModule,
         RateLimitModule.forRoot(config), // after AuthModule: its guard needs the key
         ScopesModule, // after RateLimitModule: a 403 is counted and carries the RateLimit fields

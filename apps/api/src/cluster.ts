@@ -7,14 +7,14 @@ import { aggregateWorkerMetrics } from './observability/cluster-metrics';
  * service processes sharing the port, so one instance uses every core. Returns true in the supervisor,
  * which then serves nothing itself; false in a worker or when running single-process.
  */
-export function superviseWorkers(config: AppConfig): boolean {
-  if (config.webConcurrency <= 1 || !cluster.isPrimary) return false;
+export function superviseWorkers(config: AppConfig, webConcurrency: number): boolean {
+  if (webConcurrency <= 1 || !cluster.isPrimary) return false;
   let stopping = false;
-  if (config.metricsEnabled) aggregateWorkerMetrics();
+  if (config.metrics.enabled) aggregateWorkerMetrics();
   const fork = () => cluster.fork();
   // The first worker applies the migrations alone; the others start once it listens.
   fork().once('listening', () => {
-    for (let i = 1; i < config.webConcurrency; i += 1) fork();
+    for (let i = 1; i < webConcurrency; i += 1) fork();
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
