@@ -25,7 +25,9 @@ import { ScopesGuard } from './scopes.guard';
       useFactory: (config: AppConfig, metrics: Metrics) =>
         new FailureBudget(
           config.auth.failuresPerMinute,
-          config.rateLimit.redisUrl && config.auth.failuresPerMinute > 0 ? new RedisCircuit(config.rateLimit.redisUrl, 'AuthFailures', metrics.redis) : undefined,
+          config.rateLimit.redisUrl && config.auth.failuresPerMinute > 0
+            ? new RedisCircuit(config.rateLimit.redisUrl, 'AuthFailures', metrics.redis)
+            : undefined,
         ),
     },
     { provide: APP_GUARD, useClass: BearerAuthGuard },

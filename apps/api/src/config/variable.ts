@@ -49,8 +49,9 @@ export function Variable(options: VariableOptions): PropertyDecorator {
 export function variablesOf(group: ConfigGroup): VariableDoc[] {
   const defaults = new group() as Record<string, unknown>;
   return (declared.get(group) ?? []).map(({ property, options: { parse: _parse, usedBy, ...doc } }) => {
+    // A list's default is empty: its row says in words what unset means.
     const initial = defaults[property];
-    const shown = initial === undefined || Array.isArray(initial) ? undefined : String(initial);
+    const shown = typeof initial === 'string' || typeof initial === 'number' || typeof initial === 'boolean' ? String(initial) : undefined;
     return { ...doc, default: doc.default ?? shown, usedBy: usedBy ?? ['service'] };
   });
 }

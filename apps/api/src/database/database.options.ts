@@ -24,7 +24,8 @@ export interface DatabaseTarget {
 
 /** Where the configuration points: DATABASE_URL and its pooling, else the embedded PostgreSQL at `embeddedUrl`. */
 export function databaseTarget(config: AppConfig, embeddedUrl?: string): DatabaseTarget {
-  if (!config.database.url) return { url: embeddedUrl!, embedded: true, dataDir: config.database.dataDir.startsWith('memory://') ? undefined : config.database.dataDir };
+  if (!config.database.url)
+    return { url: embeddedUrl!, embedded: true, dataDir: config.database.dataDir.startsWith('memory://') ? undefined : config.database.dataDir };
   return { url: config.database.url, embedded: false, pooling: config.database.pooling, directUrl: config.database.directUrl };
 }
 

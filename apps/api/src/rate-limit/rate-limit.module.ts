@@ -23,7 +23,9 @@ export class RateLimitModule {
           inject: [Metrics],
           useFactory: (metrics: Metrics) => ({
             throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimit.perMinute }],
-            storage: config.rateLimit.redisUrl ? new RedisThrottlerStorage(new RedisCircuit(config.rateLimit.redisUrl, 'RateLimit', metrics.redis)) : undefined,
+            storage: config.rateLimit.redisUrl
+              ? new RedisThrottlerStorage(new RedisCircuit(config.rateLimit.redisUrl, 'RateLimit', metrics.redis))
+              : undefined,
           }),
         }),
       ],
