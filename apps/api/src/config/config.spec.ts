@@ -1,5 +1,4 @@
 import { ConfigError, loadConfig } from './config';
-import { tracingConfig } from './tracing-config';
 
 const CWD = '/srv/petstore';
 const METRICS_TOKEN = 'c2f1a9e07b3d4e6f8a1b2c3d4e5f60718293a4b5c6d7e8f9';
@@ -177,26 +176,6 @@ describe('loadConfig', () => {
     it('never echoes the secret in its message', () => {
       expect(production({ API_KEYS: 'changeme-changeme-changeme' }).join('\n')).not.toContain('changeme');
     });
-  });
-
-  it('turns traces on from the standard OTEL_* variables only, and checks them', () => {
-    expect(tracingConfig({})).toEqual({ enabled: false, serviceName: 'petstore-api' });
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' })).toEqual({
-      enabled: true,
-      serviceName: 'petstore-api',
-      tracesUrl: 'http://c:4318/v1/traces',
-    });
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c/custom' }).tracesUrl).toBe('https://c/custom');
-    expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracesUrl).toBe('http://localhost:4318/v1/traces');
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).enabled).toBe(false);
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).enabled).toBe(false);
-    expect(
-      problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_TRACES_EXPORTER: 'zipkin', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
-    ).toEqual([
-      'OTEL_TRACES_EXPORTER must be otlp or none',
-      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/json (the only OTLP protocol this service sends)',
-      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, such as http://otel-collector:4318',
-    ]);
   });
 
   it('refuses a pooling setting it does not know, and pooler settings without DATABASE_URL', () => {
