@@ -32,7 +32,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 /** The pages measured at a store of `size` pets. Seeded statuses go in turn, so `sold` is every id ≡ 0 (mod 3). */
 function pages(size) {
   const deepAfter = String(size - 3000 - (size % 3)); // a sold pet 3,000 ids before the end: 50 pages of 20 remain
-  const cursor = new PetCursors({ cursorSecrets: [lib.CURSOR_SECRET] }).issue(deepAfter, 'sold');
+  const cursor = new PetCursors({ auth: { cursorSecrets: [lib.CURSOR_SECRET] } }).issue(deepAfter, 'sold');
   return {
     first: { method: 'GET', path: '/v1/pets?limit=20&status=sold' },
     deep: { method: 'GET', path: `/v1/pets?limit=20&status=sold&cursor=${cursor}` },

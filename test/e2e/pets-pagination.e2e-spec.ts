@@ -93,7 +93,7 @@ describe('pets pagination (e2e)', () => {
     const first = await api.request('GET', '/v1/pets?limit=2', { headers: AUTH });
     const valid = new URL(nextLink(first)!, api.baseUrl).searchParams.get('cursor')!;
     const flipped = valid.slice(0, 5) + (valid[5] === 'A' ? 'B' : 'A') + valid.slice(6);
-    const foreign = new PetCursors({ cursorSecrets: ['another-deployment-secret-0123456789abcdef'] }).issue('2', undefined);
+    const foreign = new PetCursors({ auth: { cursorSecrets: ['another-deployment-secret-0123456789abcdef'] } }).issue('2', undefined);
     const cursors = [flipped, valid.slice(0, -1), `${valid}A`, foreign, 'abc', 'x'.repeat(201), '%21%21', '', `${valid}&cursor=${valid}`];
     for (const cursor of cursors) {
       const response = await api.request('GET', `/v1/pets?limit=2&cursor=${cursor}`, { headers: AUTH });

@@ -19,7 +19,7 @@ describe('PetsService', () => {
     dataSource = suite.dataSource;
     service = new PetsService(
       new PetsRepository(new Database(dataSource, suite.target)),
-      new PetCursors({ cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] }),
+      new PetCursors({ auth: { cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] } }),
     );
   });
   beforeEach(async () => {

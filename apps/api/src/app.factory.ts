@@ -56,7 +56,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     ...serverLimits(config),
     // The client address (failed-authentication limits, logs) comes from X-Forwarded-For only when the
     // peer is one of these proxies.
-    ...(config.trustProxy && { trustProxy: config.trustProxy }),
+    ...(config.http.trustProxy && { trustProxy: config.http.trustProxy }),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
     bodyParser: false,
@@ -65,7 +65,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   });
   const fastify = app.getHttpAdapter().getInstance();
   applyRequestTimeouts(app.getHttpServer(), config);
-  limitConnections(app.getHttpServer(), config.maxConnections);
+  limitConnections(app.getHttpServer(), config.http.maxConnections);
   const routes = new RouteTable();
   // `*` is the CORS plugin's preflight route, not a path of the API.
   fastify.addHook('onRoute', (route) => {

@@ -19,7 +19,7 @@ export class AppModule {
       global: true, // APP_CONFIG and DrainState are needed by feature modules
       imports: [
         MetricsModule.forRoot(config), // global: every feature counts into it
-        DatabaseModule.forRoot(database, config.databasePoolSize, ENTITIES),
+        DatabaseModule.forRoot(database, config.database.poolSize, ENTITIES),
         AuthModule,
         RateLimitModule.forRoot(config), // after AuthModule: its guard needs the key
         ScopesModule, // after RateLimitModule: a 403 is counted and carries the RateLimit fields

@@ -62,7 +62,7 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    for (const key of this.config.apiKeys) {
+    for (const key of this.config.auth.apiKeys) {
       const digest = hashApiKey(key);
       // Named by its digest, not its position: reordering API_KEYS must not hand one key's idempotency
       // records and log identity to another.

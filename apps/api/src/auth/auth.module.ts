@@ -24,8 +24,10 @@ import { ScopesGuard } from './scopes.guard';
       inject: [APP_CONFIG, Metrics],
       useFactory: (config: AppConfig, metrics: Metrics) =>
         new FailureBudget(
-          config.authFailuresPerMinute,
-          config.redisUrl && config.authFailuresPerMinute > 0 ? new RedisCircuit(config.redisUrl, 'AuthFailures', metrics.redis) : undefined,
+          config.auth.failuresPerMinute,
+          config.rateLimit.redisUrl && config.auth.failuresPerMinute > 0
+            ? new RedisCircuit(config.rateLimit.redisUrl, 'AuthFailures', metrics.redis)
+            : undefined,
         ),
     },
     { provide: APP_GUARD, useClass: BearerAuthGuard },

@@ -100,8 +100,8 @@ async function main(argv: string[]): Promise<void> {
  */
 async function withStore(run: (store: ApiKeysStore) => Promise<void>): Promise<void> {
   const config = loadConfig(process.env, process.cwd(), 'tool');
-  const running = config.databaseUrl ? undefined : runningEmbeddedPostgres(config.dataDir);
-  const embedded = config.databaseUrl || running ? undefined : await startEmbeddedPostgres(config.dataDir);
+  const running = config.database.url ? undefined : runningEmbeddedPostgres(config.database.dataDir);
+  const embedded = config.database.url || running ? undefined : await startEmbeddedPostgres(config.database.dataDir);
   const target = databaseTarget(config, running?.url ?? embedded?.url);
   const dataSource = new DataSource({ ...databaseOptions(target, 1), entities: ENTITIES });
   try {

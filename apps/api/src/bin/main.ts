@@ -18,9 +18,9 @@ async function main(): Promise<void> {
   // What needs no database is checked before the database is touched (no connection, no migration).
   const demands = startDemands(config);
   if (demands.length > 0) throw new ConfigError(demands);
-  if (config.databaseUrl) await checkDatabase('DATABASE_URL', config.databaseUrl);
-  if (config.databaseDirectUrl) await checkDatabase('DATABASE_DIRECT_URL', config.databaseDirectUrl);
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir);
+  if (config.database.url) await checkDatabase('DATABASE_URL', config.database.url);
+  if (config.database.directUrl) await checkDatabase('DATABASE_DIRECT_URL', config.database.directUrl);
+  const embedded = config.database.url ? undefined : await startEmbeddedPostgres(config.database.dataDir);
   const stopWatchdog = embedded ? startEmbeddedWatchdog() : undefined;
   const stopWatching = embedded
     ? watchEmbeddedAnswers(embedded.url, () => {
@@ -29,17 +29,17 @@ async function main(): Promise<void> {
       })
     : undefined;
   const app = await createApp(config, databaseTarget(config, embedded?.url));
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.http.port, host: config.http.host });
   const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  const port = typeof address === 'object' && address ? address.port : config.http.port;
+  const base = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
   const logger = new Logger('Main');
   for (const notice of embedded?.notices ?? []) logger.warn(notice);
   // One line each: a JSON line with \n escapes reads badly in a terminal and in a collector.
   logger.log(`Pet Store API listening on ${base}/v1`);
   logger.log(`Swagger UI: ${base}/docs (OpenAPI document: ${base}/docs/openapi.json)`);
   logger.log(
-    `Database: ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : `PostgreSQL from DATABASE_URL${config.databasePooling === 'transaction' ? ', through a transaction pooler' : ''}`}`,
+    `Database: ${embedded ? `embedded PostgreSQL, data in ${config.database.dataDir}` : `PostgreSQL from DATABASE_URL${config.database.pooling === 'transaction' ? ', through a transaction pooler' : ''}`}`,
   );
 
   // SIGTERM drains (see DrainState): readiness turns 503 and answers close their connections for
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     }, DRAIN_DEADLINE_MS);
     deadline.unref();
     app.get(DrainState).begin();
-    await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+    await new Promise((resolve) => setTimeout(resolve, config.http.drainDelayMs));
     await app.close();
     stopWatching?.();
     await embedded?.stop();

@@ -17,9 +17,9 @@ async function main(argv: string[]): Promise<void> {
   }
   if (argv.length > 0) throw new ConfigError([`Unknown argument "${argv[0]}" (see: migrate --help)`]);
   const config = loadConfig(process.env, process.cwd(), 'tool');
-  if (!config.databaseUrl) throw new ConfigError(['DATABASE_URL is required: the embedded PostgreSQL is migrated by the service itself']);
-  if (config.databaseDirectUrl) await checkDatabase('DATABASE_DIRECT_URL', config.databaseDirectUrl);
-  else await checkDatabase('DATABASE_URL', config.databaseUrl);
+  if (!config.database.url) throw new ConfigError(['DATABASE_URL is required: the embedded PostgreSQL is migrated by the service itself']);
+  if (config.database.directUrl) await checkDatabase('DATABASE_DIRECT_URL', config.database.directUrl);
+  else await checkDatabase('DATABASE_URL', config.database.url);
   await migrate(databaseTarget(config));
   process.stderr.write('Migrations applied\n');
 }

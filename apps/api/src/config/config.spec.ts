@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, tracingConfig } from './config';
+import { ConfigError, loadConfig } from './config';
 
 const CWD = '/srv/petstore';
 const METRICS_TOKEN = 'c2f1a9e07b3d4e6f8a1b2c3d4e5f60718293a4b5c6d7e8f9';
@@ -17,33 +17,24 @@ describe('loadConfig', () => {
   it('has working defaults for an empty environment', () => {
     expect(loadConfig({}, CWD)).toEqual({
       nodeEnv: 'development',
-      host: '127.0.0.1',
-      port: 3000,
-      databaseUrl: undefined,
-      dataDir: '/srv/petstore/.data',
-      apiKeys: [],
-      publicBaseUrl: 'https://petstore.example.com/v1',
-      stagingBaseUrl: 'https://staging.petstore.example.com/v1',
-      databasePoolSize: 10,
-      databasePooling: 'session',
-      databaseDirectUrl: undefined,
-      drainDelayMs: 0,
-      cursorSecrets: ['petstore-development-cursor-secret-not-for-production'],
-      webConcurrency: 1,
-      logLevel: 'info',
-      logFormat: undefined,
-      corsOrigins: [],
-      requestTimeoutMs: 10000,
-      maxConnections: 1000,
-      keepAliveTimeoutMs: 75000,
-      rateLimitPerMinute: 1200,
-      redisUrl: undefined,
-      authFailuresPerMinute: 60,
-      trustProxy: undefined,
-      productionDemands: [],
-      metricsEnabled: true,
-      metricsToken: undefined,
+      http: {
+        host: '127.0.0.1',
+        port: 3000,
+        drainDelayMs: 0,
+        corsOrigins: [],
+        requestTimeoutMs: 10000,
+        maxConnections: 1000,
+        keepAliveTimeoutMs: 75000,
+        trustProxy: undefined,
+      },
+      database: { url: undefined, dataDir: '/srv/petstore/.data', poolSize: 10, pooling: 'session', directUrl: undefined },
+      auth: { apiKeys: [], cursorSecrets: ['petstore-development-cursor-secret-not-for-production'], failuresPerMinute: 60 },
+      rateLimit: { perMinute: 1200, redisUrl: undefined },
+      logging: { level: 'info', format: undefined },
+      metrics: { enabled: true, token: undefined },
       tracing: { enabled: false, serviceName: 'petstore-api' },
+      openApi: { publicBaseUrl: 'https://petstore.example.com/v1', stagingBaseUrl: 'https://staging.petstore.example.com/v1' },
+      productionDemands: [],
     });
   });
 
@@ -64,7 +55,6 @@ describe('loadConfig', () => {
           DATABASE_DIRECT_URL: 'postgresql://app@db-primary:5432/petstore',
           DRAIN_DELAY_MS: '1500',
           CURSOR_SECRET: 'Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA, Vd3kP8wE1rT6yU9iO2aS5fG7hJ4lZ0xC',
-          WEB_CONCURRENCY: '2',
           LOG_LEVEL: 'debug',
           LOG_FORMAT: 'pretty',
           CORS_ORIGINS: 'https://app.example.com',
@@ -83,33 +73,34 @@ describe('loadConfig', () => {
       ),
     ).toEqual({
       nodeEnv: 'production',
-      host: '0.0.0.0',
-      port: 8080,
-      databaseUrl: 'postgresql://app@db:5432/petstore',
-      dataDir: '/var/lib/petstore',
-      apiKeys: ['Hk4mQ9xT2vN7bR1pW6sZ3cL8fJ0dY5gA', 'pet_Zq81LmN0vBc7xRt2Ke5Wd9'],
-      publicBaseUrl: 'https://api.example.org/v1',
-      stagingBaseUrl: 'http://staging.example.org/v1',
-      databasePoolSize: 4,
-      databasePooling: 'transaction',
-      databaseDirectUrl: 'postgresql://app@db-primary:5432/petstore',
-      drainDelayMs: 1500,
-      cursorSecrets: ['Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA', 'Vd3kP8wE1rT6yU9iO2aS5fG7hJ4lZ0xC'],
-      webConcurrency: 2,
-      logLevel: 'debug',
-      logFormat: 'pretty',
-      corsOrigins: ['https://app.example.com'],
-      requestTimeoutMs: 5000,
-      maxConnections: 200,
-      keepAliveTimeoutMs: 65000,
-      rateLimitPerMinute: 0,
-      redisUrl: 'redis://cache:6379',
-      authFailuresPerMinute: 10,
-      trustProxy: '10.0.0.0/8, 127.0.0.1',
-      productionDemands: [],
-      metricsEnabled: true,
-      metricsToken: METRICS_TOKEN,
+      http: {
+        host: '0.0.0.0',
+        port: 8080,
+        drainDelayMs: 1500,
+        corsOrigins: ['https://app.example.com'],
+        requestTimeoutMs: 5000,
+        maxConnections: 200,
+        keepAliveTimeoutMs: 65000,
+        trustProxy: '10.0.0.0/8, 127.0.0.1',
+      },
+      database: {
+        url: 'postgresql://app@db:5432/petstore',
+        dataDir: '/var/lib/petstore',
+        poolSize: 4,
+        pooling: 'transaction',
+        directUrl: 'postgresql://app@db-primary:5432/petstore',
+      },
+      auth: {
+        apiKeys: ['Hk4mQ9xT2vN7bR1pW6sZ3cL8fJ0dY5gA', 'pet_Zq81LmN0vBc7xRt2Ke5Wd9'],
+        cursorSecrets: ['Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA', 'Vd3kP8wE1rT6yU9iO2aS5fG7hJ4lZ0xC'],
+        failuresPerMinute: 10,
+      },
+      rateLimit: { perMinute: 0, redisUrl: 'redis://cache:6379' },
+      logging: { level: 'debug', format: 'pretty' },
+      metrics: { enabled: true, token: METRICS_TOKEN },
       tracing: { enabled: true, serviceName: 'petstore-eu', tracesUrl: 'http://collector:4318/v1/traces' },
+      openApi: { publicBaseUrl: 'https://api.example.org/v1', stagingBaseUrl: 'http://staging.example.org/v1' },
+      productionDemands: [],
     });
   });
 
@@ -136,10 +127,10 @@ describe('loadConfig', () => {
   it('refuses to start in production with metrics on and no METRICS_TOKEN, rather than serve them to anyone', () => {
     const production = { NODE_ENV: 'production', CURSOR_SECRET: 'Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA' };
     expect(loadConfig(production, CWD).productionDemands).toEqual([METRICS_DEMAND]);
-    expect(loadConfig({ ...production, METRICS_ENABLED: 'false' }, CWD).metricsEnabled).toBe(false);
-    expect(loadConfig({ ...production, METRICS_TOKEN }, CWD).metricsToken).toBe(METRICS_TOKEN);
+    expect(loadConfig({ ...production, METRICS_ENABLED: 'false' }, CWD).metrics.enabled).toBe(false);
+    expect(loadConfig({ ...production, METRICS_TOKEN }, CWD).metrics.token).toBe(METRICS_TOKEN);
     // Outside production an unset token leaves /metrics open (development on loopback, tests).
-    expect(loadConfig({}, CWD).metricsToken).toBeUndefined();
+    expect(loadConfig({}, CWD).metrics.token).toBeUndefined();
   });
 
   it.each([
@@ -178,41 +169,13 @@ describe('loadConfig', () => {
       const env = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', ...STRONG, ...random };
       expect(loadConfig({ ...env, METRICS_TOKEN: 'f3b4433b55667aa40f4eac1813ee229cf3b4433b55667aa4' }, CWD).productionDemands).toEqual([]);
       expect(
-        loadConfig({ NODE_ENV: 'test', API_KEYS: 'test-key-0123456789abcdefghijklmnop', CURSOR_SECRET: 'a'.repeat(32) }, CWD).apiKeys,
+        loadConfig({ NODE_ENV: 'test', API_KEYS: 'test-key-0123456789abcdefghijklmnop', CURSOR_SECRET: 'a'.repeat(32) }, CWD).auth.apiKeys,
       ).toHaveLength(1);
     });
 
     it('never echoes the secret in its message', () => {
       expect(production({ API_KEYS: 'changeme-changeme-changeme' }).join('\n')).not.toContain('changeme');
     });
-  });
-
-  it('turns traces on from the standard OTEL_* variables only, and checks them', () => {
-    expect(tracingConfig({})).toEqual({ enabled: false, serviceName: 'petstore-api' });
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' })).toEqual({
-      enabled: true,
-      serviceName: 'petstore-api',
-      tracesUrl: 'http://c:4318/v1/traces',
-    });
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c/custom' }).tracesUrl).toBe('https://c/custom');
-    expect(tracingConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracesUrl).toBe('http://localhost:4318/v1/traces');
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).enabled).toBe(false);
-    expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).enabled).toBe(false);
-    expect(
-      problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_TRACES_EXPORTER: 'zipkin', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
-    ).toEqual([
-      'OTEL_TRACES_EXPORTER must be otlp or none',
-      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/json (the only OTLP protocol this service sends)',
-      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, such as http://otel-collector:4318',
-    ]);
-  });
-
-  it('refuses several processes counting rate limits each in its own memory', () => {
-    expect(problemsOf({ DATABASE_URL: 'postgres://db/x', WEB_CONCURRENCY: '2' })).toEqual([
-      'WEB_CONCURRENCY above 1 needs REDIS_URL while rate limiting is on: each process would count apart and allow RATE_LIMIT_PER_MINUTE times as many (or set RATE_LIMIT_PER_MINUTE=0)',
-    ]);
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', WEB_CONCURRENCY: '2', REDIS_URL: 'redis://cache:6379' }, CWD).webConcurrency).toBe(2);
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', WEB_CONCURRENCY: '2', RATE_LIMIT_PER_MINUTE: '0' }, CWD).webConcurrency).toBe(2);
   });
 
   it('refuses a pooling setting it does not know, and pooler settings without DATABASE_URL', () => {
@@ -226,7 +189,7 @@ describe('loadConfig', () => {
   });
 
   it('resolves a relative DATA_DIR against the working directory', () => {
-    expect(loadConfig({ DATA_DIR: 'data/db' }, CWD).dataDir).toBe('/srv/petstore/data/db');
+    expect(loadConfig({ DATA_DIR: 'data/db' }, CWD).database.dataDir).toBe('/srv/petstore/data/db');
   });
 
   it.each([

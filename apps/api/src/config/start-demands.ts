@@ -9,5 +9,5 @@ export function startDemands(config: AppConfig): string[] {
   if (config.productionDemands.length === 0) return [];
   const keyDemand =
     'API_KEYS is empty and the database is not opened until the above are set: unless it already holds a key, create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS';
-  return config.apiKeys.length > 0 ? config.productionDemands : [...config.productionDemands, keyDemand];
+  return config.auth.apiKeys.length > 0 ? config.productionDemands : [...config.productionDemands, keyDemand];
 }

@@ -23,8 +23,9 @@ export interface DatabaseTarget {
 
 /** Where the configuration points: DATABASE_URL and its pooling, else the embedded PostgreSQL at `embeddedUrl`. */
 export function databaseTarget(config: AppConfig, embeddedUrl?: string): DatabaseTarget {
-  if (!config.databaseUrl) return { url: embeddedUrl!, embedded: true, dataDir: config.dataDir.startsWith('memory://') ? undefined : config.dataDir };
-  return { url: config.databaseUrl, embedded: false, pooling: config.databasePooling, directUrl: config.databaseDirectUrl };
+  if (!config.database.url)
+    return { url: embeddedUrl!, embedded: true, dataDir: config.database.dataDir.startsWith('memory://') ? undefined : config.database.dataDir };
+  return { url: config.database.url, embedded: false, pooling: config.database.pooling, directUrl: config.database.directUrl };
 }
 
 /**

@@ -49,8 +49,8 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .setVersion(API_VERSION)
     // Relative to where the document is served, so it names this instance whatever its host and port.
     .addServer('/v1', 'This instance')
-    .addServer(config.publicBaseUrl, 'Production')
-    .addServer(config.stagingBaseUrl, 'Staging')
+    .addServer(config.openApi.publicBaseUrl, 'Production')
+    .addServer(config.openApi.stagingBaseUrl, 'Staging')
     .addTag('pets', 'The animals of the store')
     .addTag('store', 'Store operations')
     .build();

@@ -11,13 +11,13 @@ import { REQUEST_ID_HEADER } from '../logging/request-logging';
 export function serverLimits(config: AppConfig) {
   return {
     // The whole request (headers and body) must arrive within this time, or the server answers 408.
-    requestTimeout: config.requestTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
     // A socket with no activity at all is closed after this.
-    connectionTimeout: config.requestTimeoutMs * 3,
+    connectionTimeout: config.http.requestTimeoutMs * 3,
     // An idle keep-alive connection is kept longer than its clients and the balancer keep theirs
     // (HAProxy's `timeout http-keep-alive`, Node's agent: 4-5 s): the client closes first, so the server
     // never closes a connection just as a request is sent on it (a reset, "other side closed").
-    keepAliveTimeout: config.keepAliveTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
     http: {
       maxHeaderSize: 16 * 1024,
       // A request without Host is answered in installSecurity's hook, with the Error body, not Node's bare 400.
@@ -34,8 +34,8 @@ export function serverLimits(config: AppConfig) {
  * held: a body sent a byte at a time kept the connection for minutes.
  */
 export function applyRequestTimeouts(server: Server, config: AppConfig): void {
-  server.requestTimeout = config.requestTimeoutMs;
-  server.headersTimeout = config.requestTimeoutMs;
+  server.requestTimeout = config.http.requestTimeoutMs;
+  server.headersTimeout = config.http.requestTimeoutMs;
 }
 
 /**
@@ -53,9 +53,9 @@ export async function installSecurity(app: NestFastifyApplication, config: AppCo
       if (request.headers.host === undefined && request.raw.httpVersionMinor !== 0) return refuseWithoutHost(request, reply);
       done();
     });
-  if (config.corsOrigins.length > 0) {
+  if (config.http.corsOrigins.length > 0) {
     const options = {
-      origin: config.corsOrigins,
+      origin: config.http.corsOrigins,
       methods: ['GET', 'POST'],
       allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
       exposedHeaders: ['Location', 'Link', 'Deprecation', 'Sunset', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],

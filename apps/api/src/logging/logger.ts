@@ -16,9 +16,9 @@ const FLUSH_INTERVAL_MS = 200;
  * Headers are never logged, so neither a key nor an Authorization header can reach the log.
  */
 export function createLogger(config: AppConfig, stdoutIsTerminal = process.stdout.isTTY === true): Logger {
-  const format = config.logFormat ?? (stdoutIsTerminal ? 'pretty' : 'json');
-  if (format === 'pretty') return pino({ level: config.logLevel }, prettyStream(stdoutIsTerminal));
-  return pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: true, minLength: 4096 }));
+  const format = config.logging.format ?? (stdoutIsTerminal ? 'pretty' : 'json');
+  if (format === 'pretty') return pino({ level: config.logging.level }, prettyStream(stdoutIsTerminal));
+  return pino({ level: config.logging.level }, pino.destination({ dest: 1, sync: true, minLength: 4096 }));
 }
 
 /**

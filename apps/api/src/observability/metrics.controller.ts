@@ -23,7 +23,7 @@ export class MetricsTokenGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const token = this.config.metricsToken;
+    const token = this.config.metrics.token;
     if (token === undefined) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const { authorization } = request.headers;

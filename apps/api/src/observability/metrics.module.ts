@@ -11,8 +11,8 @@ export class MetricsModule {
     return {
       module: MetricsModule,
       global: true,
-      providers: [{ provide: Metrics, useValue: new Metrics(config.metricsEnabled) }, MetricsTokenGuard],
-      controllers: config.metricsEnabled ? [MetricsController] : [],
+      providers: [{ provide: Metrics, useValue: new Metrics(config.metrics.enabled) }, MetricsTokenGuard],
+      controllers: config.metrics.enabled ? [MetricsController] : [],
       exports: [Metrics],
     };
   }

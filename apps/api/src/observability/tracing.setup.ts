@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { tracingConfig } from '../config/config';
+import { tracingConfig } from '../config/tracing-config';
 import { tracing, urlAttributes } from './tracing';
 
 /**

@@ -7,7 +7,7 @@ const NEW = 'new-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 
 describe('PetCursors', () => {
   it('reads back the last id and filter it issued, for ids up to the int64 maximum', () => {
-    const cursors = new PetCursors({ cursorSecrets: [NEW] });
+    const cursors = new PetCursors({ auth: { cursorSecrets: [NEW] } });
     for (const id of ['1', '42', '9223372036854775807']) {
       expect(cursors.read(cursors.issue(id, 'sold'), 'sold')).toBe(id);
       expect(cursors.read(cursors.issue(id, undefined), undefined)).toBe(id);
@@ -15,9 +15,9 @@ describe('PetCursors', () => {
   });
 
   it('accepts cursors signed with a retired secret during rotation, and refuses them after', () => {
-    const issuedBefore = new PetCursors({ cursorSecrets: [OLD] }).issue('7', undefined);
-    expect(new PetCursors({ cursorSecrets: [NEW, OLD] }).read(issuedBefore, undefined)).toBe('7');
-    expect(() => new PetCursors({ cursorSecrets: [NEW] }).read(issuedBefore, undefined)).toThrow(ValidationFailedError);
+    const issuedBefore = new PetCursors({ auth: { cursorSecrets: [OLD] } }).issue('7', undefined);
+    expect(new PetCursors({ auth: { cursorSecrets: [NEW, OLD] } }).read(issuedBefore, undefined)).toBe('7');
+    expect(() => new PetCursors({ auth: { cursorSecrets: [NEW] } }).read(issuedBefore, undefined)).toThrow(ValidationFailedError);
   });
 
   it('requires CURSOR_SECRET in production, of at least 32 characters', () => {
@@ -25,9 +25,9 @@ describe('PetCursors', () => {
     const production = { NODE_ENV: 'production', API_KEYS: 'Hk4mQ9xT2vN7bR1pW6sZ3cL8fJ0dY5gA', METRICS_ENABLED: 'false' };
     const [strongNew, strongOld] = ['Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA', 'Vd3kP8wE1rT6yU9iO2aS5fG7hJ4lZ0xC'];
     expect(loadConfig(production).productionDemands).toEqual([expect.stringMatching(/^CURSOR_SECRET is required in production/)]);
-    expect(loadConfig(production).cursorSecrets).toEqual([]);
+    expect(loadConfig(production).auth.cursorSecrets).toEqual([]);
     expect(() => loadConfig({ ...production, CURSOR_SECRET: 'short' })).toThrow(ConfigError);
-    expect(loadConfig({ ...production, CURSOR_SECRET: `${strongNew}, ${strongOld}` }).cursorSecrets).toEqual([strongNew, strongOld]);
-    expect(loadConfig({ NODE_ENV: 'development' }).cursorSecrets).toHaveLength(1);
+    expect(loadConfig({ ...production, CURSOR_SECRET: `${strongNew}, ${strongOld}` }).auth.cursorSecrets).toEqual([strongNew, strongOld]);
+    expect(loadConfig({ NODE_ENV: 'development' }).auth.cursorSecrets).toHaveLength(1);
   });
 });

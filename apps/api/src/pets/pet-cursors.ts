@@ -19,8 +19,8 @@ const MAC_BYTES = 16;
 export class PetCursors {
   private readonly secrets: Buffer[];
 
-  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'cursorSecrets'>) {
-    this.secrets = config.cursorSecrets.map((secret) => Buffer.from(secret, 'utf8'));
+  constructor(@Inject(APP_CONFIG) config: { auth: Pick<AppConfig['auth'], 'cursorSecrets'> }) {
+    this.secrets = config.auth.cursorSecrets.map((secret) => Buffer.from(secret, 'utf8'));
   }
 
   /** The cursor of the page that follows the item with id `lastId` (decimal text of a positive int64). */

@@ -39,7 +39,7 @@ describe('PetsService', () => {
     const module = await Test.createTestingModule({
       providers: [
         PetsService,
-        { provide: PetCursors, useValue: new PetCursors({ cursorSecrets: ['a-unit-test-cursor-secret-of-32-characters'] }) },
+        { provide: PetCursors, useValue: new PetCursors({ auth: { cursorSecrets: ['a-unit-test-cursor-secret-of-32-characters'] } }) },
         { provide: PetsRepository, useValue: repository },
       ],
     }).compile();

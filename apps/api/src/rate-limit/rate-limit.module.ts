@@ -15,15 +15,17 @@ import { RedisThrottlerStorage } from './redis-throttler.storage';
 @Module({})
 export class RateLimitModule {
   static forRoot(config: AppConfig): DynamicModule {
-    if (config.rateLimitPerMinute === 0) return { module: RateLimitModule };
+    if (config.rateLimit.perMinute === 0) return { module: RateLimitModule };
     return {
       module: RateLimitModule,
       imports: [
         ThrottlerModule.forRootAsync({
           inject: [Metrics],
           useFactory: (metrics: Metrics) => ({
-            throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
-            storage: config.redisUrl ? new RedisThrottlerStorage(new RedisCircuit(config.redisUrl, 'RateLimit', metrics.redis)) : undefined,
+            throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimit.perMinute }],
+            storage: config.rateLimit.redisUrl
+              ? new RedisThrottlerStorage(new RedisCircuit(config.rateLimit.redisUrl, 'RateLimit', metrics.redis))
+              : undefined,
           }),
         }),
       ],
