@@ -4,7 +4,7 @@
  * What a "feature" is here: a folder of apps/api/src that serves one part of the API or one per-route
  * concern: pets, orders, health, idempotency, rate-limit. The other folders are shared by all of them
  * and may be imported from anywhere: config, logging, database, http, docs (the OpenAPI helpers), and
- * auth and keys (every route is authenticated against the key store). A feature may use another only
+ * auth (the API keys and their guards: every route is authenticated). A feature may use another only
  * through its public face: its Nest module (`*.module.ts`), its route decorators (`*.decorator.ts`) and
  * its entity (`*.entity.ts`, registered by database/); never its services or helpers.
  */

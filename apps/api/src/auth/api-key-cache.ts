@@ -1,41 +1,9 @@
-import { DomainError, UnauthorizedError } from '@petstore/http-errors';
-import { ApiKeyPrincipal } from '../keys/api-key';
-import { StoredKey } from '../keys/api-keys.store';
+import { UnauthorizedError } from '@petstore/http-errors';
+import { LRUCache } from 'lru-cache';
+import { ApiKeyPrincipal } from './api-key';
+import { StoredKey } from './api-keys.repository';
 import type { Count } from '../observability/metrics';
-
-/** A size-capped map that forgets the least recently used entry first (a Map keeps insertion order). */
-export class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-
-  constructor(private readonly capacity: number) {}
-
-  get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
-  }
-
-  delete(key: K): void {
-    this.map.delete(key);
-  }
-
-  clear(): void {
-    this.map.clear();
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-}
+import { KeyLookupQueue } from './key-lookup-queue';
 
 export interface ApiKeyCacheOptions {
   capacity: number;
@@ -50,13 +18,6 @@ export interface ApiKeyCacheOptions {
   /** Counted per look-up: answered from the cache, or from the database. */
   hits?: Count;
   misses?: Count;
-}
-
-/** What `get` throws past the waiting limit: part of the cache's contract (its spec asserts it). */
-export class KeyLookupsBusyError extends DomainError {
-  constructor() {
-    super('service_unavailable', 'Too many API keys are being checked at once; retry shortly');
-  }
 }
 
 const REFUSALS = {
@@ -82,22 +43,35 @@ interface Entry {
 /**
  * Digest → key, so a known key costs no database round trip. Known and unknown digests live in
  * separate LRUs, so a flood of random keys cannot push the real ones out; concurrent look-ups of one
- * digest share one query, and look-ups queue behind a small concurrency limit, in a bounded queue.
+ * digest share one load (lru-cache's fetch), and loads queue behind a small concurrency limit, in a
+ * bounded queue. Lifetimes are checked here, not by lru-cache: the known one changes while entries
+ * are held (60 s while notified of changes, 3 s when not), and a known key is served past it.
  */
 export class ApiKeyCache {
-  private readonly known: Lru<string, Entry>;
-  private readonly unknown: Lru<string, Entry>;
-  private readonly loading = new Map<string, Promise<Entry>>();
-  private readonly waiting: (() => void)[] = [];
-  private running = 0;
+  private readonly known: LRUCache<string, Entry, boolean>;
+  private readonly unknown: LRUCache<string, Entry, boolean>;
+  private readonly lookups: KeyLookupQueue;
 
   constructor(
-    private readonly load: (digest: string) => Promise<StoredKey | undefined>,
+    load: (digest: string) => Promise<StoredKey | undefined>,
     private options: ApiKeyCacheOptions,
     private readonly now: () => number = Date.now,
   ) {
-    this.known = new Lru(options.capacity);
-    this.unknown = new Lru(options.capacity);
+    this.lookups = new KeyLookupQueue(options.maxConcurrentLoads, options.maxWaitingLoads);
+    const lru: LRUCache.Options<string, Entry, boolean> = {
+      max: options.capacity,
+      // The context says whether the digest is a known key's (its refresh goes first).
+      fetchMethod: async (digest, _stale, { context: known }) => {
+        const checkedAt = this.now();
+        return { key: await this.lookups.run(known, () => load(digest)), checkedAt };
+      },
+      // An invalidation during a load wins: the load is not kept, yet its waiters get its answer.
+      ignoreFetchAbort: true,
+      // A failed refresh leaves the entry it was refreshing.
+      noDeleteOnFetchRejection: true,
+    };
+    this.known = new LRUCache(lru);
+    this.unknown = new LRUCache(lru);
   }
 
   /**
@@ -134,55 +108,29 @@ export class ApiKeyCache {
     return expiresAt === undefined || expiresAt > this.now();
   }
 
-  /** Forgets one digest: its next use asks the database. */
+  /** Forgets one digest (a load under way is not kept): its next use asks the database. */
   invalidate(digest: string): void {
     this.known.delete(digest);
     this.unknown.delete(digest);
-    this.loading.delete(digest);
   }
 
   clear(): void {
     this.known.clear();
     this.unknown.clear();
-    this.loading.clear();
   }
 
   setKnownTtl(ms: number): void {
     this.options = { ...this.options, knownTtlMs: ms };
   }
 
-  private refresh(digest: string, known: boolean): Promise<Entry> {
-    let pending = this.loading.get(digest);
-    if (!pending) {
-      pending = this.limited(known, async () => {
-        const checkedAt = this.now();
-        const entry = { key: await this.load(digest), checkedAt };
-        // An invalidation that arrived while loading wins: the entry is not kept.
-        if (this.loading.get(digest) === pending) {
-          (entry.key ? this.unknown : this.known).delete(digest);
-          (entry.key ? this.known : this.unknown).set(digest, entry);
-        }
-        return entry;
-      }).finally(() => {
-        if (this.loading.get(digest) === pending) this.loading.delete(digest);
-      });
-      this.loading.set(digest, pending);
+  /** Loads the digest in the LRU that holds it; an answer that changed sides (a key created or deleted) moves. */
+  private async refresh(digest: string, known: boolean): Promise<Entry> {
+    const from = known ? this.known : this.unknown;
+    const entry = (await from.fetch(digest, { forceRefresh: true, context: known }))!;
+    if (Boolean(entry.key) !== known && from.peek(digest) === entry) {
+      from.delete(digest);
+      (known ? this.unknown : this.known).set(digest, entry);
     }
-    return pending;
-  }
-
-  /** A known key's refresh goes ahead of every waiting look-up and is never refused as busy. */
-  private async limited<T>(known: boolean, task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.options.maxConcurrentLoads) {
-      if (!known && this.waiting.length >= this.options.maxWaitingLoads) throw new KeyLookupsBusyError();
-      await new Promise<void>((resolve) => (known ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
-    }
-    this.running++;
-    try {
-      return await task();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
+    return entry;
   }
 }

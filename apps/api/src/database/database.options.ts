@@ -1,6 +1,6 @@
 import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
-import { ApiKeyEntity } from '../keys/api-key.entity';
+import { ApiKeyEntity } from '../auth/api-key.entity';
 import { PetEntity } from '../pets/pet.entity';
 import { migrations } from './migrations';
 

@@ -1,5 +1,5 @@
 import { LIST_PETS_QUERY_FIELDS } from '@petstore/contracts';
-import { redactKeys } from '../keys/redact-keys';
+import { redactKeys } from '../auth/redact-keys';
 
 const KNOWN_PARAMETERS = new Set<string>(LIST_PETS_QUERY_FIELDS);
 const MAX_PATH = 200;

@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, context, trace, type Span } from '@openteleme
 import { RPCType, getRPCMetadata } from '@opentelemetry/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Statement } from '../database/database';
-import { redactKeys } from '../keys/redact-keys';
+import { redactKeys } from '../auth/redact-keys';
 import { routeLabel } from './route-label';
 
 /**
