@@ -26,7 +26,7 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: ApiKeysRepository,
     private readonly cache: ApiKeyCache,
-    /** Started once the keys are checked, stopped at shutdown: see AuthModule for how it feeds the cache. */
+    /** Started once the keys are checked, stopped at shutdown; it feeds the cache (see API_KEY_CHANGES). */
     private readonly changes: ApiKeyChangeListener,
   ) {
     this.lastUsed = new PendingKeyTimes((times) => this.keys.recordUsage(times), this.logger, 'when API keys were last used');
