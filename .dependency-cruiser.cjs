@@ -5,13 +5,13 @@
  * concern: pets, orders, health, idempotency, rate-limit. The shared folders serve all of them and may
  * be imported from anywhere, but never import a feature: config, logging, database, http, docs (the
  * OpenAPI helpers), observability. A feature declares what a shared folder needs of it (its entities
- * are listed by the app's entities.ts, its loggable query parameters by `logQueryValues`). auth and
- * keys (every route is authenticated against the key store) are in neither list. A feature may use
+ * are listed by the app's entities.ts, its loggable query parameters by `logQueryValues`). auth (the API
+ * keys and the guards that check them: every route is authenticated) is shared too. A feature may use
  * another only through its public face: its Nest module (`*.module.ts`), its route decorators
  * (`*.decorator.ts`) and its entity (`*.entity.ts`); never its services or helpers.
  */
 const FEATURES = 'pets|orders|health|idempotency|rate-limit';
-const SHARED = 'config|logging|database|http|docs|observability';
+const SHARED = 'config|logging|database|http|docs|observability|auth';
 const PUBLIC_FILES = '[.](module|decorator|entity)[.]ts$';
 
 module.exports = {

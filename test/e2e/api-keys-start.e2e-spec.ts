@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
-import { hashApiKey } from '../../apps/api/src/keys/api-key';
+import { hashApiKey } from '../../apps/api/src/auth/api-key';
 import { MAIN, ROOT, run } from '../support/processes';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
 

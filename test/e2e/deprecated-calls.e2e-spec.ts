@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey } from '../../apps/api/src/keys/api-key';
+import { generateApiKey, hashApiKey } from '../../apps/api/src/auth/api-key';
 import { KEYS_CLI, run } from '../support/processes';
 import { parseExposition, valueOf } from '../support/prometheus';
 import { AUTH, useTestApp } from '../support/test-app';

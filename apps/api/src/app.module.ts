@@ -1,5 +1,8 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule, ScopesModule } from './auth/auth.module';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
+import { BearerAuthGuard } from './auth/bearer-auth.guard';
+import { ScopesGuard } from './auth/scopes.guard';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';
@@ -9,11 +12,13 @@ import { MetricsModule } from './observability/metrics.module';
 import { DrainState } from './http/drain';
 import { OrdersModule } from './orders/orders.module';
 import { PetsModule } from './pets/pets.module';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, database: DatabaseTarget): DynamicModule {
+    const rateLimited = config.rateLimit.perMinute > 0;
     return {
       module: AppModule,
       global: true, // APP_CONFIG and DrainState are needed by feature modules
@@ -21,14 +26,24 @@ export class AppModule {
         MetricsModule.forRoot(config), // global: every feature counts into it
         DatabaseModule.forRoot(database, config.database.poolSize, ENTITIES),
         AuthModule,
-        RateLimitModule.forRoot(config), // after AuthModule: its guard needs the key
-        ScopesModule, // after RateLimitModule: a 403 is counted and carries the RateLimit fields
+        ...(rateLimited ? [RateLimitModule.forRoot(config)] : []),
         PetsModule,
         OrdersModule,
         HealthModule,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, DrainState],
+      providers: [{ provide: APP_CONFIG, useValue: config }, DrainState, ...guards(rateLimited)],
       exports: [APP_CONFIG, DrainState],
     };
   }
+}
+
+/**
+ * Every route's guards, in the order they run (Nest runs APP_GUARD providers in the order they are
+ * listed), each a no-op on a route marked @Public(): the API key (Bearer); the rate limit per key,
+ * which counts the key the first one set (RATE_LIMIT_PER_MINUTE, 0: none); the scopes, after the
+ * limiter so that a 403 is counted and carries the RateLimit fields like any other answer.
+ */
+function guards(rateLimited: boolean): Provider[] {
+  const order = [BearerAuthGuard, ...(rateLimited ? [RateLimitGuard] : []), ScopesGuard];
+  return order.map((guard) => ({ provide: APP_GUARD, useClass: guard }));
 }

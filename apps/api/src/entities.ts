@@ -1,4 +1,4 @@
-import { ApiKeyEntity } from './keys/api-key.entity';
+import { ApiKeyEntity } from './auth/api-key.entity';
 import { PetEntity } from './pets/pet.entity';
 
 /**

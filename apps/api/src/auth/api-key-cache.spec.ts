@@ -1,5 +1,6 @@
-import { StoredKey } from '../keys/api-keys.store';
-import { ApiKeyCache, ApiKeyRefusedError, KeyLookupsBusyError, Lru } from './api-key-cache';
+import { StoredKey } from './api-keys.repository';
+import { ApiKeyCache, ApiKeyRefusedError } from './api-key-cache';
+import { KeyLookupsBusyError } from './key-lookup-queue';
 
 const stored = (keyId: string, expiresAt: Date | null = null, revokedAt: Date | null = null): StoredKey => ({
   principal: { keyId, label: keyId, scopes: ['pets:read'] },
@@ -20,17 +21,6 @@ function setup(keys: Record<string, StoredKey>, capacity = 100) {
   );
   return { cache, loads, advance: (ms: number) => (now += ms), keys };
 }
-
-describe('Lru', () => {
-  it('keeps at most its capacity, forgetting the least recently used first', () => {
-    const lru = new Lru<string, number>(2);
-    lru.set('a', 1);
-    lru.set('b', 2);
-    lru.get('a');
-    lru.set('c', 3);
-    expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.size]).toEqual([1, undefined, 3, 2]);
-  });
-});
 
 describe('ApiKeyCache', () => {
   it('asks the database once per key while the entry is fresh, and again once it is stale', async () => {
@@ -107,6 +97,17 @@ describe('ApiKeyCache', () => {
     await loading;
     expect(await cache.get('a')).toBeUndefined();
     expect(loads).toEqual(['a', 'a']);
+  });
+
+  it('holds at most `capacity` known keys, forgetting the least recently used first', async () => {
+    const { cache, loads } = setup({ a: stored('1'), b: stored('2'), c: stored('3') }, 2);
+    await cache.get('a');
+    await cache.get('b');
+    await cache.get('a');
+    await cache.get('c');
+    await cache.get('a');
+    await cache.get('b');
+    expect(loads).toEqual(['a', 'b', 'c', 'b']);
   });
 
   it('keeps known keys apart from unknown ones, so a flood of unknown keys cannot evict them', async () => {

@@ -27,11 +27,13 @@ export class ApiKeyChangeListener {
   private stopped = false;
 
   constructor(
-    private readonly url: string,
+    /** Undefined where no session connection can be held: the cache's short lifetime alone bounds revocation. */
+    private readonly url: string | undefined,
     private readonly handlers: ApiKeyChangeHandlers,
   ) {}
 
   async start(): Promise<void> {
+    if (!this.url) return;
     await this.connect();
     this.timer = setInterval(() => void this.ping(), PING_MS).unref();
   }

@@ -1,17 +1,11 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, ConfigError } from '../config/config';
-import { Database } from '../database/database';
-import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from '../keys/api-key';
-import { ApiKeysStore } from '../keys/api-keys.store';
-import { PendingKeyTimes } from '../keys/pending-key-times';
-import { Metrics } from '../observability/metrics';
+import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from './api-key';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyChangeListener } from './api-key-changes';
+import { ApiKeysRepository } from './api-keys.repository';
+import { PendingKeyTimes } from './pending-key-times';
 
-/** Trusted while LISTEN works: changes arrive as notifications; this only bounds a missed one. */
-const LISTENING_TTL_MS = 60_000;
-/** Trusted without notifications (embedded PostgreSQL, transaction pooler, lost listener): keeps revocation under 5 s. */
-const POLLING_TTL_MS = 3_000;
 const USAGE_FLUSH_MS = 5_000;
 const NO_KEY_DEMAND =
   'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again';
@@ -25,40 +19,17 @@ const NO_KEY_DEMAND =
 export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('ApiKeys');
   private readonly environmentKeys = new Map<string, ApiKeyPrincipal>();
-  private readonly store: ApiKeysStore;
-  private readonly cache: ApiKeyCache;
-  private readonly listener?: ApiKeyChangeListener;
   private readonly lastUsed: PendingKeyTimes;
   private flushTimer?: NodeJS.Timeout;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    database: Database,
-    metrics: Metrics,
+    private readonly keys: ApiKeysRepository,
+    private readonly cache: ApiKeyCache,
+    /** Started once the keys are checked, stopped at shutdown; it feeds the cache (see API_KEY_CHANGES). */
+    private readonly changes: ApiKeyChangeListener,
   ) {
-    this.store = new ApiKeysStore(database);
-    this.lastUsed = new PendingKeyTimes((times) => this.store.recordUsage(times), this.logger, 'when API keys were last used');
-    this.cache = new ApiKeyCache((digest) => this.store.findByDigest(digest), {
-      capacity: 10_000,
-      knownTtlMs: POLLING_TTL_MS,
-      unknownTtlMs: POLLING_TTL_MS,
-      maxConcurrentLoads: 4,
-      maxWaitingLoads: 256,
-      hits: metrics.keyCache.hit,
-      misses: metrics.keyCache.miss,
-    });
-    // Where no session connection can be held, the cache's short lifetime alone bounds revocation.
-    const sessionUrl = database.sessionUrl;
-    if (sessionUrl) {
-      this.listener = new ApiKeyChangeListener(sessionUrl, {
-        changed: (digest) => this.cache.invalidate(digest),
-        listening: () => {
-          this.cache.clear();
-          this.cache.setKnownTtl(LISTENING_TTL_MS);
-        },
-        lost: () => this.cache.setKnownTtl(POLLING_TTL_MS),
-      });
-    }
+    this.lastUsed = new PendingKeyTimes((times) => this.keys.recordUsage(times), this.logger, 'when API keys were last used');
   }
 
   async onModuleInit(): Promise<void> {
@@ -73,13 +44,13 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     const demands = [...this.config.productionDemands];
     if (this.environmentKeys.size === 0 && !(await this.ensureSomeKey())) demands.push(NO_KEY_DEMAND);
     if (demands.length > 0) throw new ConfigError(demands);
-    await this.listener?.start();
+    await this.changes.start();
     this.flushTimer = setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS).unref();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.flushTimer);
-    await this.listener?.stop();
+    await this.changes.stop();
     await this.flushUsage();
   }
 
@@ -117,13 +88,9 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
 
   /** False when production has no usable key (development creates one). */
   private async ensureSomeKey(): Promise<boolean> {
-    const created = await this.store.dataSource.transaction(async (manager) => {
-      // Two instances starting together create one key, not two.
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('api_keys bootstrap'))`);
-      if (await this.store.hasUsableKey(manager)) return 'exists';
-      if (this.config.nodeEnv === 'production') return 'missing';
-      return this.store.create({ label: 'development key', scopes: [...API_KEY_SCOPES] }, manager);
-    });
+    const created = await this.keys.firstKey(
+      this.config.nodeEnv === 'production' ? undefined : { label: 'development key', scopes: [...API_KEY_SCOPES] },
+    );
     if (created === 'exists') return true;
     if (created === 'missing') return false;
     // Printed once, on the console only (never through the logger): it is the key itself.

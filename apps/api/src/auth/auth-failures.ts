@@ -1,4 +1,4 @@
-import { Lru } from './api-key-cache';
+import { LRUCache } from 'lru-cache';
 
 const WINDOW_MS = 60_000;
 /** A blocked address still gets one look-up a second: a valid key not cached yet can pass. */
@@ -19,16 +19,16 @@ interface Window {
  * of addresses failing once forgets only others like them, never a blocked one.
  */
 export class AuthFailureLimiter {
-  private readonly counting: Lru<string, Window>;
-  private readonly blocked: Lru<string, Window>;
+  private readonly counting: LRUCache<string, Window>;
+  private readonly blocked: LRUCache<string, Window>;
 
   constructor(
     private readonly budgetPerMinute: number,
     capacity = 10_000,
     private readonly now: () => number = Date.now,
   ) {
-    this.counting = new Lru(capacity);
-    this.blocked = new Lru(capacity);
+    this.counting = new LRUCache({ max: capacity });
+    this.blocked = new LRUCache({ max: capacity });
   }
 
   /** Counts one failure for `address` ahead of its look-up: 0 when it may be looked up, else the seconds to wait. */

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { RateLimitedError, UnauthorizedError } from '@petstore/http-errors';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyPrincipal } from '../keys/api-key';
+import { ApiKeyPrincipal } from './api-key';
 import { ApiKeyRefusedError } from './api-key-cache';
 import { Metrics } from '../observability/metrics';
 import { ApiKeysService } from './api-keys.service';

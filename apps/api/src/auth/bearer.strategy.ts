@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
-import { ApiKeyPrincipal } from '../keys/api-key';
+import { ApiKeyPrincipal } from './api-key';
 import { ApiKeysService } from './api-keys.service';
 
 @Injectable()

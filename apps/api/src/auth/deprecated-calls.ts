@@ -1,11 +1,10 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
-import { Database } from '../database/database';
 import type { DeprecationConfig } from '../http/deprecation';
-import { ApiKeysStore } from '../keys/api-keys.store';
-import { PendingKeyTimes } from '../keys/pending-key-times';
+import { ApiKeysRepository } from './api-keys.repository';
+import { PendingKeyTimes } from './pending-key-times';
 import { Metrics } from '../observability/metrics';
-import { Lru } from './api-key-cache';
+import { LRUCache } from 'lru-cache';
 import type { AuthenticatedRequest } from './bearer-auth.guard';
 
 /** A key's deprecated call is written at most this often: no database write per request on the hot path. */
@@ -22,16 +21,15 @@ const FLUSH_MS = 5_000;
 export class DeprecatedCalls implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('DeprecatedCalls');
   /** When each key's call was last taken for writing. */
-  private readonly taken = new Lru<string, number>(10_000);
+  private readonly taken = new LRUCache<string, number>({ max: 10_000 });
   private readonly pending: PendingKeyTimes;
   private timer?: NodeJS.Timeout;
 
   constructor(
-    database: Database,
+    keys: ApiKeysRepository,
     private readonly metrics: Metrics,
   ) {
-    const store = new ApiKeysStore(database);
-    this.pending = new PendingKeyTimes((times) => store.recordDeprecatedCalls(times), this.logger, 'deprecated calls of API keys');
+    this.pending = new PendingKeyTimes((times) => keys.recordDeprecatedCalls(times), this.logger, 'deprecated calls of API keys');
   }
 
   /** Counts and records the calls of every route whose config marks it deprecated. */

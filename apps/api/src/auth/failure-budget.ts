@@ -1,5 +1,5 @@
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Lru } from './api-key-cache';
+import { LRUCache } from 'lru-cache';
 import { AuthFailureLimiter } from './auth-failures';
 import { RedisCircuit, RedisUnavailableError } from './redis-circuit';
 
@@ -32,7 +32,7 @@ export class FailureBudget implements OnApplicationShutdown {
   private readonly logger = new Logger('AuthFailures');
   private readonly memory?: AuthFailureLimiter;
   /** Addresses this process saw refused, and until when (see refusedFor). */
-  private readonly refusedUntil = new Lru<string, number>(10_000);
+  private readonly refusedUntil = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(
     private readonly budgetPerMinute: number,

@@ -1,7 +1,7 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import { ApiForbiddenResponse } from '../docs/openapi.decorators';
-import { ApiKeyScope } from '../keys/api-key';
+import { ApiKeyScope } from './api-key';
 
 export const REQUIRED_SCOPES = 'petstore:requiredScopes';
 

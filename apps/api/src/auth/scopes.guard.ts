@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError } from '@petstore/http-errors';
-import { ApiKeyScope } from '../keys/api-key';
+import { ApiKeyScope } from './api-key';
 import { Metrics } from '../observability/metrics';
 import type { AuthenticatedRequest } from './bearer-auth.guard';
 import { REQUIRED_SCOPES } from './scopes.decorator';

@@ -7,9 +7,8 @@ import { Database } from '../database/database';
 import { databaseOptions, databaseTarget } from '../database/database.options';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { ENTITIES } from '../entities';
-import { parseScopes } from '../keys/api-key';
-import { ApiKeyEntity } from '../keys/api-key.entity';
-import { ApiKeyToolError, ApiKeysStore } from '../keys/api-keys.store';
+import { parseScopes } from '../auth/api-key';
+import { ApiKeyRecord, ApiKeyToolError, ApiKeysRepository } from '../auth/api-keys.repository';
 
 const USAGE = `Usage:
   keys create --name <label> [--scopes a,b] [--expires <ISO date>]   prints the new key alone on stdout
@@ -54,25 +53,25 @@ async function main(argv: string[]): Promise<void> {
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}"`);
   const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires);
 
-  await withStore(async (store) => {
+  await withRepository(async (repository) => {
     switch (command) {
       case 'create': {
         const label = values.name?.trim();
         if (!label || label.length > 100) throw new UsageError('--name <label> is required: 1 to 100 characters');
         if (UNPRINTABLE.test(label))
           throw new UsageError('--name must not contain control or format characters (bidirectional controls, zero-width spaces)');
-        const { key, record } = await store.create({ label, scopes: scopesOption(values.scopes), expiresAt });
+        const { key, record } = await repository.create({ label, scopes: scopesOption(values.scopes), expiresAt });
         process.stderr.write(`Created API key ${record.id} "${record.label}" (${record.scopes.join(', ')}). It is shown only this once:\n`);
         process.stdout.write(`${key}\n`);
         return;
       }
       case 'list': {
-        const keys = await store.list();
+        const keys = await repository.list();
         process.stdout.write(values.json ? `${JSON.stringify(keys, null, 2)}\n` : formatTable(keys));
         return;
       }
       case 'revoke': {
-        const key = await store.revoke(requireId(id));
+        const key = await repository.revoke(requireId(id));
         process.stderr.write(
           `API key ${key.id} "${key.label}" revoked at ${key.revokedAt!.toISOString()}; running services refuse it within 5 seconds\n`,
         );
@@ -80,7 +79,7 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'rotate': {
         const graceMs = values.grace === undefined ? 0 : parseDuration(values.grace);
-        const { old, successor } = await store.rotate(requireId(id), graceMs, expiresAt);
+        const { old, successor } = await repository.rotate(requireId(id), graceMs, expiresAt);
         process.stderr.write(
           `API key ${old.id} rotated: successor ${successor.record.id}; the old key is refused from ${old.expiresAt!.toISOString()}. The new key is shown only this once:\n`,
         );
@@ -98,7 +97,7 @@ async function main(argv: string[]): Promise<void> {
  * be opened by one process only: when a service is serving it, the tool connects to that service's
  * embedded PostgreSQL instead of opening the files.
  */
-async function withStore(run: (store: ApiKeysStore) => Promise<void>): Promise<void> {
+async function withRepository(run: (repository: ApiKeysRepository) => Promise<void>): Promise<void> {
   const config = loadConfig(process.env, process.cwd(), 'tool');
   const running = config.database.url ? undefined : runningEmbeddedPostgres(config.database.dataDir);
   const embedded = config.database.url || running ? undefined : await startEmbeddedPostgres(config.database.dataDir);
@@ -112,7 +111,7 @@ async function withStore(run: (store: ApiKeysStore) => Promise<void>): Promise<v
         const where = running ? ` served by process ${running.pid} at ${running.url}` : '';
         throw new ApiKeyToolError(`Cannot open the database${where}: ${error.message}`);
       });
-    await run(new ApiKeysStore(new Database(dataSource, target)));
+    await run(new ApiKeysRepository(new Database(dataSource, target)));
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.stop();
@@ -156,7 +155,7 @@ function parseDuration(raw: string): number {
   return ms;
 }
 
-function formatTable(keys: ApiKeyEntity[]): string {
+function formatTable(keys: ApiKeyRecord[]): string {
   const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
   const rows = [
     ['ID', 'LABEL', 'SCOPES', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED', 'REPLACED BY', 'LAST DEPRECATED CALL'],

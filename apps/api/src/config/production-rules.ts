@@ -1,4 +1,4 @@
-import type { AppConfig, ConfigPurpose } from './config';
+import type { AppConfig, ConfigPurpose } from './app-config';
 import { apiKeyProblem, cursorSecretsLongEnough } from './groups/auth.config';
 import { isMetricsToken } from './groups/metrics.config';
 import type { Environment } from './read-group';

@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import { RPCType, getRPCMetadata } from '@opentelemetry/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { redactKeys } from '../keys/redact-keys';
+import { redactKeys } from '../auth/redact-keys';
 import { routeLabel } from './route-label';
 
 /**

@@ -1,24 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { RedisCircuit } from '../auth/redis-circuit';
 import { AppConfig } from '../config/config';
 import { Metrics } from '../observability/metrics';
-import { RateLimitGuard } from './rate-limit.guard';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 /**
- * Rate limiting per API key: RATE_LIMIT_PER_MINUTE requests a minute (0: off), counted in Redis when
- * REDIS_URL is set (shared by all instances), else in memory. Imported after the auth module, so its
- * guard runs after authentication and knows the key.
+ * Rate limiting per API key: RATE_LIMIT_PER_MINUTE requests a minute, counted in Redis when REDIS_URL
+ * is set (shared by all instances), else in memory. Imported only when the limit is on; its guard
+ * (RateLimitGuard) is placed among the others by AppModule.
  */
 @Module({})
 export class RateLimitModule {
   static forRoot(config: AppConfig): DynamicModule {
-    if (config.rateLimit.perMinute === 0) return { module: RateLimitModule };
     return {
       module: RateLimitModule,
       imports: [
+        // Global: RateLimitGuard, registered by AppModule, reads its options and storage.
         ThrottlerModule.forRootAsync({
           inject: [Metrics],
           useFactory: (metrics: Metrics) => ({
@@ -29,7 +27,6 @@ export class RateLimitModule {
           }),
         }),
       ],
-      providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
     };
   }
 }

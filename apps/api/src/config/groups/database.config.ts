@@ -32,7 +32,8 @@ export class DatabaseConfig {
   @Variable({
     name: 'DATABASE_POOLING',
     usedBy: BOTH,
-    description: '`transaction` when `DATABASE_URL` is a transaction pooler such as PgBouncer (see [Scaling out](docs/scaling.md#through-a-transaction-pooler))',
+    description:
+      '`transaction` when `DATABASE_URL` is a transaction pooler such as PgBouncer (see [Scaling out](docs/scaling.md#through-a-transaction-pooler))',
   })
   @OneOf(['session', 'transaction'], 'session (direct or session pooling) or transaction (a transaction pooler such as PgBouncer)')
   pooling: 'session' | 'transaction' = 'session';

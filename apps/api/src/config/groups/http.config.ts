@@ -42,7 +42,8 @@ export class HttpConfig {
   @Variable({
     name: 'MAX_CONNECTIONS',
     parse: parseInteger,
-    description: 'open client connections at most (1–100000); more are closed as they arrive (see [Security limits](docs/api-rules.md#security-limits))',
+    description:
+      'open client connections at most (1–100000); more are closed as they arrive (see [Security limits](docs/api-rules.md#security-limits))',
   })
   @IntegerIn(1, 100000)
   maxConnections = 1000;
