@@ -1,9 +1,10 @@
+import { Test } from '@nestjs/testing';
 import type { AppConfig } from '../config/config';
-import { ConfigError } from '../config/config';
+import { APP_CONFIG, ConfigError } from '../config/config';
 import { generateApiKey, hashApiKey } from './api-key';
 import { ApiKeyCache } from './api-key-cache';
-import type { ApiKeyChangeListener } from './api-key-changes';
-import type { ApiKeysRepository, IssuedApiKey, NewApiKey, StoredKey } from './api-keys.repository';
+import { ApiKeyChangeListener } from './api-key-changes';
+import { ApiKeysRepository, IssuedApiKey, NewApiKey, StoredKey } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 
 const ENVIRONMENT_KEY = 'environment-key-Vq7Lx2Rm9Tz4Kp8Wc3Nb6HjYs5Gd';
@@ -12,7 +13,7 @@ const ENVIRONMENT_KEY = 'environment-key-Vq7Lx2Rm9Tz4Kp8Wc3Nb6HjYs5Gd';
  * The service with a fake repository behind a real cache, and a listener that listens to nothing;
  * API_KEYS holds one key unless no usable key is to exist anywhere.
  */
-function setup(nodeEnv: AppConfig['nodeEnv'], stored: Record<string, StoredKey> = {}, usable: 'exists' | 'missing' = 'exists') {
+async function setup(nodeEnv: AppConfig['nodeEnv'], stored: Record<string, StoredKey> = {}, usable: 'exists' | 'missing' = 'exists') {
   const calls = { loads: [] as string[], firstKey: [] as (NewApiKey | undefined)[], usage: [] as Map<string, Date>[] };
   const repository = {
     findByDigest: (digest: string) => (calls.loads.push(digest), Promise.resolve(stored[digest])),
@@ -30,15 +31,24 @@ function setup(nodeEnv: AppConfig['nodeEnv'], stored: Record<string, StoredKey> 
     maxConcurrentLoads: 1,
     maxWaitingLoads: 1,
   });
-  const changes = { start: () => Promise.resolve(), stop: () => Promise.resolve() } as unknown as ApiKeyChangeListener;
-  const config = { nodeEnv, apiKeys: usable === 'exists' ? [ENVIRONMENT_KEY] : [], productionDemands: [] } as unknown as AppConfig;
-  return { service: new ApiKeysService(config, repository, cache, changes), calls };
+  const changes = { start: () => Promise.resolve(), stop: () => Promise.resolve() };
+  const config = { nodeEnv, auth: { apiKeys: usable === 'exists' ? [ENVIRONMENT_KEY] : [] }, productionDemands: [] };
+  const module = await Test.createTestingModule({
+    providers: [
+      ApiKeysService,
+      { provide: APP_CONFIG, useValue: config },
+      { provide: ApiKeysRepository, useValue: repository },
+      { provide: ApiKeyCache, useValue: cache },
+      { provide: ApiKeyChangeListener, useValue: changes },
+    ],
+  }).compile();
+  return { service: module.get(ApiKeysService), calls };
 }
 
 describe('ApiKeysService', () => {
   it('accepts an API_KEYS entry with every scope, and an issued key through the cache, recording its use', async () => {
     const key = generateApiKey();
-    const { service, calls } = setup('test', {
+    const { service, calls } = await setup('test', {
       [hashApiKey(key)]: { principal: { keyId: '7', label: 'ci', scopes: ['pets:read'] }, expiresAt: null, revokedAt: null },
     });
     await service.onModuleInit();
@@ -58,12 +68,12 @@ describe('ApiKeysService', () => {
   });
 
   it('refuses a production start with no usable key, naming the fix; development creates one', async () => {
-    const production = setup('production', {}, 'missing');
+    const production = await setup('production', {}, 'missing');
     await expect(production.service.onModuleInit()).rejects.toThrow(ConfigError);
     await expect(production.service.onModuleInit()).rejects.toThrow('No API key exists: create one with `pnpm keys create');
     expect(production.calls.firstKey[0]).toBeUndefined();
 
-    const development = setup('development', {}, 'missing');
+    const development = await setup('development', {}, 'missing');
     const printed = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     await development.service.onModuleInit();
     expect(printed.mock.calls[0][0]).toContain('Authorization: Bearer pet_new');
