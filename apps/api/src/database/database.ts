@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
-import { cancelStatement } from './cancel';
+import { cancelStatement } from './cancel-request';
 import { DATABASE_TARGET, DatabaseTarget } from './database.options';
 import { DiskSpace } from './disk-space';
 import { openedPool } from './pool-keeping-driver';

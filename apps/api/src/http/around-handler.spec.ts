@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { Location, aroundHandler } from './around-handler';
+import { aroundHandler } from './around-handler';
+import { Location } from './location.decorator';
 
 const calls: string[] = [];
 const Trace = (name: string) =>

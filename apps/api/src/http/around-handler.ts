@@ -33,12 +33,3 @@ export function aroundHandler(around: Around): MethodDecorator {
     descriptor.value = wrapped as unknown as typeof descriptor.value;
   };
 }
-
-/** Sets the Location header of an answer from the handler's result (a created resource's URL). */
-export function Location<T>(url: (result: T) => string): MethodDecorator {
-  return aroundHandler(async (_request, reply, handler) => {
-    const result = (await handler()) as T;
-    reply.header('location', url(result));
-    return result;
-  });
-}

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { PinoLoggerService } from './logger';
+import { PinoLoggerService } from './pino-logger';
 import { RequestLogger } from './request-logger';
 
 describe('RequestLogger (lines tied to a request, through Nest into pino)', () => {

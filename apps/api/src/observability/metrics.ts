@@ -1,7 +1,7 @@
 import { Gauge, Registry } from 'prom-client';
 import { collectProcessMetrics } from './process-metrics';
 import { methodLabel, routeLabel } from './route-label';
-import { BoundCounter, BoundHistogram, type Count, type Timing } from './series';
+import { BoundCounter, BoundHistogram, type Count, type Timing } from './bound-series';
 
 export type { Count, Timing };
 const NOOP: Count & Timing = { inc: () => undefined, observe: () => undefined };
@@ -85,7 +85,7 @@ interface RequestSeries {
 /**
  * The service's Prometheus metrics (prom-client), in a registry of their own. Every label value is
  * chosen by the service (a route template, a statement name, a fixed reason), never by a client, so
- * the number of series is bounded by the code. Series are bound once and kept (see series.ts), so a
+ * the number of series is bounded by the code. Series are bound once and kept (see bound-series.ts), so a
  * request costs three map lookups and two field updates. With METRICS_ENABLED=false every handle is a no-op.
  */
 export class Metrics {

@@ -5,7 +5,7 @@ import { LIST_PETS_QUERY_FIELDS, ListPetsQuery, NewPet, Pet } from '@petstore/co
 import type { FastifyReply } from 'fastify';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { DeprecationConfig } from '../http/deprecation';
-import { Location } from '../http/around-handler';
+import { Location } from '../http/location.decorator';
 import { JsonBody } from '../http/json-body-values';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { logQueryValues } from '../logging/loggable-url';

@@ -1,5 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client';
-import { BoundCounter, BoundHistogram } from './series';
+import { BoundCounter, BoundHistogram } from './bound-series';
 
 const BUCKETS = [0.001, 0.01, 0.1, 1];
 const OBSERVED = [0.0005, 0.001, 0.003, 0.2, 7, 0.05];

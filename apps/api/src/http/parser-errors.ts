@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_STATUS, ErrorCode, apiError } from '@petstore/contracts';
-import { REQUEST_ID_HEADER } from '../logging/request-logging';
-import { securityHeaders } from './security';
+import { REQUEST_ID_HEADER } from '../logging/request-id';
+import { securityHeaders } from './security-headers';
 
 /**
  * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any request exists (a timeout,

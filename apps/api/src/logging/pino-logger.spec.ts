@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { PinoLoggerService } from './logger';
+import { PinoLoggerService } from './pino-logger';
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];

@@ -1,21 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { TracedRequest } from '../observability/tracing';
 import { loggableUrl } from './loggable-url';
-
-export const REQUEST_ID_HEADER = 'x-request-id';
-const ACCEPTED = /^[A-Za-z0-9._-]{1,128}$/;
-
-/**
- * Fastify's `genReqId`: an incoming X-Request-Id that is safe to log and echo is kept, anything else
- * is replaced by a new UUID.
- */
-export function requestIdOf(raw: IncomingMessage): string {
-  const incoming = raw.headers[REQUEST_ID_HEADER];
-  return typeof incoming === 'string' && ACCEPTED.test(incoming) ? incoming : randomUUID();
-}
+import { REQUEST_ID_HEADER } from './request-id';
 
 /**
  * Echoes the request id on every answer, errors and unknown routes included, and writes one JSON line
