@@ -46,7 +46,7 @@ async function main() {
     });
     await lib.seed(database.url, 5000);
     result = await lib.drive(service.baseUrl, lib.operations(5000)[op], { connections: 10, duration: DURATION });
-    console.log(`${op}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
+    console.log(`${op}: ${Math.round(result.rps)} req/s, p50 ${result.p50Us} µs, p99 ${result.p99Us} µs`);
     await service.stop();
   } finally {
     await database.drop();

@@ -99,7 +99,7 @@ async function main() {
           const result = await lib.drive(server.baseUrl, request, { connections: CONNECTIONS, duration: DURATION }, server);
           runs[op][label].push(result);
           console.error(
-            `  ${op} ${label} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest} µs CPU/req, p50 ${result.p50} ms, p99 ${result.p99} ms`,
+            `  ${op} ${label} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest} µs CPU/req, p50 ${result.p50Us} µs, p99 ${result.p99Us} µs`,
           );
         }
       }
@@ -112,14 +112,14 @@ async function main() {
       summary[op] = Object.fromEntries(
         labels.map((label) => [
           label,
-          { rps: of(label, 'rps'), p50: of(label, 'p50'), p99: of(label, 'p99'), cpuUsPerRequest: of(label, 'cpuUsPerRequest') },
+          { rps: of(label, 'rps'), p50Us: of(label, 'p50Us'), p99Us: of(label, 'p99Us'), cpuUsPerRequest: of(label, 'cpuUsPerRequest') },
         ]),
       );
       // Paired within each round, so a busy spell of the machine weighs on one ratio, not on one side.
       summary[op].versus = Object.fromEntries(
         labels.slice(1).map((label) => {
           const ratios = (key) => spread(bySide.service.map((s, i) => s[key] / bySide[label][i][key]));
-          return [label, { rps: ratios('rps'), cpuPerRequest: ratios('cpuUsPerRequest'), p50: ratios('p50'), p99: ratios('p99') }];
+          return [label, { rps: ratios('rps'), cpuPerRequest: ratios('cpuUsPerRequest'), p50: ratios('p50Us'), p99: ratios('p99Us') }];
         }),
       );
     }
@@ -130,10 +130,10 @@ async function main() {
       `\nPet Store service vs ${B_LABEL} (${PETS} pets, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side, order turned each round)`,
     );
     console.log(`machine: ${host.cpus} cpus (${host.cpuModel}), ${host.memoryGiB} GiB, node ${host.node}\n`);
-    console.log(`operation | ${labels.map((l) => `${l} req/s | ${l} p50/p99 ms | ${l} CPU µs/req`).join(' | ')}`);
+    console.log(`operation | ${labels.map((l) => `${l} req/s | ${l} p50/p99 µs | ${l} CPU µs/req`).join(' | ')}`);
     console.log(`--- | ${labels.map(() => '--- | --- | ---').join(' | ')}`);
     for (const [op, s] of Object.entries(summary)) {
-      console.log(`${op} | ${labels.map((l) => `${Math.round(s[l].rps)} | ${s[l].p50} / ${s[l].p99} | ${s[l].cpuUsPerRequest}`).join(' | ')}`);
+      console.log(`${op} | ${labels.map((l) => `${Math.round(s[l].rps)} | ${s[l].p50Us} / ${s[l].p99Us} | ${s[l].cpuUsPerRequest}`).join(' | ')}`);
     }
     const show = ({ mean: m, min, max }) => `${m} (${min}–${max})`;
     for (const label of labels.slice(1)) {

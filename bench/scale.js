@@ -94,7 +94,7 @@ async function main() {
           const result = await lib.drive(servers[label].baseUrl, pages(sizes[label])[page], { connections: CONNECTIONS, duration: DURATION });
           (runs[`${label} ${page}`] ??= []).push(result);
           console.error(
-            `  ${page} page at ${sizes[label]} pets, round ${r + 1}: ${Math.round(result.rps)} req/s, mean ${result.mean} ms, p99 ${result.p99} ms`,
+            `  ${page} page at ${sizes[label]} pets, round ${r + 1}: ${Math.round(result.rps)} req/s, mean ${result.meanUs} µs, p99 ${result.p99Us} µs`,
           );
         }
       }
@@ -103,22 +103,22 @@ async function main() {
     for (const [key, results] of Object.entries(runs)) {
       summary[key] = {
         rps: lib.round(lib.mean(results.map((x) => x.rps))),
-        meanMs: lib.round(lib.mean(results.map((x) => x.mean))),
-        p99: lib.round(lib.mean(results.map((x) => x.p99))),
+        meanUs: Math.round(lib.mean(results.map((x) => x.meanUs))),
+        p99Us: Math.round(lib.mean(results.map((x) => x.p99Us))),
       };
     }
     const ratios = {
-      largeFirstVsSmallFirst: lib.round(summary['large first'].meanMs / summary['small first'].meanMs),
-      largeDeepVsLargeFirst: lib.round(summary['large deep'].meanMs / summary['large first'].meanMs),
-      smallDeepVsSmallFirst: lib.round(summary['small deep'].meanMs / summary['small first'].meanMs),
+      largeFirstVsSmallFirst: lib.round(summary['large first'].meanUs / summary['small first'].meanUs),
+      largeDeepVsLargeFirst: lib.round(summary['large deep'].meanUs / summary['large first'].meanUs),
+      smallDeepVsSmallFirst: lib.round(summary['small deep'].meanUs / summary['small first'].meanUs),
     };
     console.log(`\nListing as the store grows (limit=20&status=sold, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s, A B A B)`);
     console.log(`machine: ${host.cpus} cpus (${host.cpuModel}), ${host.memoryGiB} GiB, node ${host.node}\n`);
-    console.log('pets | page | req/s | mean ms | p99 ms');
+    console.log('pets | page | req/s | mean µs | p99 µs');
     console.log('--- | --- | --- | --- | ---');
     for (const [key, s] of Object.entries(summary)) {
       const [label, page] = key.split(' ');
-      console.log(`${sizes[label]} | ${page} | ${Math.round(s.rps)} | ${s.meanMs} | ${s.p99}`);
+      console.log(`${sizes[label]} | ${page} | ${Math.round(s.rps)} | ${s.meanUs} | ${s.p99Us}`);
     }
     console.log(
       `\ntime ratios: ${LARGE} vs ${SMALL} pets (first page) ${ratios.largeFirstVsSmallFirst}; deep vs first page at ${LARGE}: ${ratios.largeDeepVsLargeFirst}`,

@@ -3,12 +3,13 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { RedisCircuit } from '../auth/redis-circuit';
 import { AppConfig } from '../config/config';
 import { Metrics } from '../observability/metrics';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 /**
- * Rate limiting per API key: RATE_LIMIT_PER_MINUTE requests a minute, counted in Redis when REDIS_URL
- * is set (shared by all instances), else in memory. Imported only when the limit is on; its guard
- * (RateLimitGuard) is placed among the others by AppModule.
+ * Rate limiting per API key: RATE_LIMIT_PER_MINUTE requests a minute, counted in fixed windows of a
+ * minute, in Redis when REDIS_URL is set (shared by all instances), else in memory. Imported only when
+ * the limit is on; its guard (RateLimitGuard) is placed among the others by AppModule.
  */
 @Module({})
 export class RateLimitModule {
@@ -23,7 +24,7 @@ export class RateLimitModule {
             throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimit.perMinute }],
             storage: config.rateLimit.redisUrl
               ? new RedisThrottlerStorage(new RedisCircuit(config.rateLimit.redisUrl, 'RateLimit', metrics.redis))
-              : undefined,
+              : new MemoryThrottlerStorage(),
           }),
         }),
       ],

@@ -2,6 +2,7 @@ import { OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import { RedisCircuit } from '../auth/redis-circuit';
+import { fixedWindowRecord } from './fixed-window';
 
 // One round trip, atomic: count the hit, start the window on the first one, read what is left of it.
 const INCREMENT = `
@@ -19,8 +20,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const [hits, remainingMs] = (await this.circuit.call((redis) => redis.eval(INCREMENT, 1, key, ttl))) as [number, number];
-    const seconds = Math.max(1, Math.ceil(remainingMs / 1000));
-    return { totalHits: hits, timeToExpire: seconds, isBlocked: hits > limit, timeToBlockExpire: hits > limit ? seconds : 0 };
+    return fixedWindowRecord(hits, remainingMs, limit);
   }
 
   onApplicationShutdown(): void {
