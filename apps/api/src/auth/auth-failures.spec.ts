@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { AuthFailureLimiter } from './auth-failures';
 import { clientAddressKey } from './client-address';
 
@@ -53,4 +54,12 @@ describe('clientAddressKey', () => {
     expect(clientAddressKey('203.0.113.7')).toBe('203.0.113.7');
     expect(clientAddressKey(undefined)).toBe('unknown');
   });
+
+  it.each(['0.0.0.0', '9.99.199.255', '010.0.0.1', '1.2.3.04', '256.1.1.1', '127.1', '0x7f.0.0.1', '1.2.3.4 ', 'not an address'])(
+    'keys %j as ipaddr.js reads it, whether or not it is in the usual form',
+    (address) => {
+      const expected = ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
+      expect(clientAddressKey(address)).toBe(expected);
+    },
+  );
 });

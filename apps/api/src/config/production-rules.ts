@@ -2,7 +2,7 @@ import type { AppConfig, ConfigPurpose } from './app-config';
 import { apiKeyProblem, cursorSecretsLongEnough } from './groups/auth.config';
 import { isMetricsToken } from './groups/metrics.config';
 import type { Environment } from './read-group';
-import { secretWeakness } from './secret-strength';
+import { secretCheck } from './secret-strength';
 import { CONFIG_VARIABLES, productionFix } from './variables';
 
 /** Development only: cursors then survive restarts. Production must set its own secret. */
@@ -21,9 +21,9 @@ export function crossVariableRules(config: AppConfig, env: Environment, purpose:
   const production = config.nodeEnv === 'production';
   // Production's secrets must be random: the values this project publishes (.env.example, the
   // development default) and guessable ones are refused, each named with the command that makes a good one.
-  const placeholders = [DEV_CURSOR_SECRET, ...CONFIG_VARIABLES.flatMap((variable) => variable.example ?? [])];
+  const weaknessOf = secretCheck([DEV_CURSOR_SECRET, ...CONFIG_VARIABLES.flatMap((variable) => variable.example ?? [])]);
   const strong = (subject: string, secret: string, fix: string | undefined) => {
-    const weakness = production ? secretWeakness(secret, placeholders) : undefined;
+    const weakness = production ? weaknessOf(secret) : undefined;
     if (weakness) problems.push(`${subject} ${weakness}: make one with \`${fix}\``);
   };
   auth.apiKeys.forEach((key, index) => {
