@@ -27,7 +27,8 @@ Environment:
 Options:
   --service-env NAME=VALUE   adds a variable to the service's environment (repeatable)
   --versus-env NAME=VALUE    replaces the yardsticks by the same service with this variable on top
-                             (repeatable): pnpm bench -- --versus-env METRICS_ENABLED=false`,
+                             (repeatable): pnpm bench -- --versus-env METRICS_ENABLED=false; {database} in
+                             a value is that side's database: --versus-env DATABASE_URL=postgres://…:6432/{database}`,
   lib.withoutEnvOptions(process.argv.slice(2)),
 );
 
@@ -69,7 +70,10 @@ async function main() {
     servers.push(service);
     const sides = [['service', service]];
     if (VERSUS) {
-      const versus = await lib.startServer({ name: 'versus', ...lib.SERVICE, env: { ...serviceEnv(databases.baseline.url), ...VERSUS_EXTRA } });
+      // `{database}` in a value is the versus side's database, e.g. a URL through PgBouncer to it.
+      const database = new URL(databases.baseline.url).pathname.slice(1);
+      const extra = Object.fromEntries(Object.entries(VERSUS_EXTRA).map(([name, value]) => [name, value.replaceAll('{database}', database)]));
+      const versus = await lib.startServer({ name: 'versus', ...lib.SERVICE, env: { ...serviceEnv(databases.baseline.url), ...extra } });
       sides.push(['versus', versus]);
     } else {
       for (const [label, yardstick] of [

@@ -4,4 +4,4 @@
 # space keeps RSS under 150 MB; the young generation and pretenuring settings are measured in
 # docs/performance.md, "Garbage collection". Arguments are extra node options (`--watch`, `--cpu-prof`); NODE picks the node
 # binary (default: the one on PATH). exec: node takes this process's place and receives its signals.
-exec "${NODE:-node}" --max-old-space-size=96 --max-semi-space-size=8 --no-allocation-site-pretenuring "$@" "$(dirname "$0")/dist/bin/main.js"
+exec "${NODE:-node}" --max-old-space-size=96 --max-semi-space-size=8 --no-allocation-site-pretenuring --single-threaded-gc "$@" "$(dirname "$0")/dist/bin/main.js"
