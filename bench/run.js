@@ -120,7 +120,7 @@ async function main() {
         ]),
       );
       // Paired within each round, so a busy spell of the machine weighs on one ratio, not on one side.
-      summary[op].versus = Object.fromEntries(
+      summary[op].ratios = Object.fromEntries(
         labels.slice(1).map((label) => {
           const ratios = (key) => spread(bySide.service.map((s, i) => s[key] / bySide[label][i][key]));
           return [label, { rps: ratios('rps'), cpuPerRequest: ratios('cpuUsPerRequest'), p50: ratios('p50Us'), p99: ratios('p99Us') }];
@@ -144,7 +144,7 @@ async function main() {
       console.log(`\nservice / ${label}, paired per round: mean (min–max)\noperation | CPU per request | req/s | p50 | p99`);
       console.log('--- | --- | --- | --- | ---');
       for (const [op, s] of Object.entries(summary)) {
-        const v = s.versus[label];
+        const v = s.ratios[label];
         console.log(`${op} | ${show(v.cpuPerRequest)} | ${show(v.rps)} | ${show(v.p50)} | ${show(v.p99)}`);
       }
     }
