@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { Count } from '../observability/metrics';
 
 export interface RedisOutcomes {
@@ -43,7 +43,10 @@ export class RedisCircuit {
     private readonly now: () => number = Date.now,
   ) {
     this.logger = new Logger(context);
-    this.redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, commandTimeout: 500 });
+    // Loaded here, when Redis is configured: an instance without Redis never holds ioredis (2.4 MB of heap).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand
+    const RedisClient = require('ioredis') as typeof import('ioredis').default;
+    this.redis = new RedisClient(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, commandTimeout: 500 });
     // Reconnection errors are met by the checks themselves; this listener only keeps ioredis quiet.
     this.redis.on('error', () => undefined);
   }

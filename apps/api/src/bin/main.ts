@@ -6,12 +6,18 @@ import { ConfigError, loadConfig } from '../config/config';
 import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
 import { databaseTarget } from '../database/database.options';
 import { startDemands } from '../config/start-demands';
-import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { startEmbeddedWatchdog, watchEmbeddedAnswers } from '../database/embedded-watchdog';
 import { DrainState } from '../http/drain';
 
 /** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
 const DRAIN_DEADLINE_MS = 8000;
+
+/** PGlite is loaded only to run: a service on DATABASE_URL never holds it (about 1 MB of heap). */
+function startEmbedded(dataDir: string): ReturnType<typeof import('../database/embedded-postgres').startEmbeddedPostgres> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand
+  const { startEmbeddedPostgres } = require('../database/embedded-postgres') as typeof import('../database/embedded-postgres');
+  return startEmbeddedPostgres(dataDir);
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -20,7 +26,7 @@ async function main(): Promise<void> {
   if (demands.length > 0) throw new ConfigError(demands);
   if (config.database.url) await checkDatabase('DATABASE_URL', config.database.url);
   if (config.database.directUrl) await checkDatabase('DATABASE_DIRECT_URL', config.database.directUrl);
-  const embedded = config.database.url ? undefined : await startEmbeddedPostgres(config.database.dataDir);
+  const embedded = config.database.url ? undefined : await startEmbedded(config.database.dataDir);
   const stopWatchdog = embedded ? startEmbeddedWatchdog() : undefined;
   const stopWatching = embedded
     ? watchEmbeddedAnswers(embedded.url, () => {
