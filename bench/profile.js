@@ -1,20 +1,23 @@
 'use strict';
 /*
- * `pnpm --filter @petstore/bench run profile [list|get|create]`: drives one operation against the service
- * running under `node --cpu-prof` and leaves the .cpuprofile in bench/results/ (open it in Chrome DevTools),
- * printing the functions with the most self time.
+ * `pnpm --filter @petstore/bench run profile [list|get|create]`: where the service's CPU per request goes
+ * beyond the same-work yardstick's. Both run on databases of their own, each is driven alone with the
+ * operation while Linux perf samples its CPU time, and every sample is charged to the kernel, the
+ * garbage collector or the package of its innermost JavaScript frame (bench/perf-samples.js).
  */
-const { readdirSync, readFileSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const lib = require('./lib');
+const perf = require('./perf-samples');
 
 const OPERATIONS = ['list', 'get', 'create'];
 const [op = 'list'] = lib.handleArguments(
   `Usage: pnpm --filter @petstore/bench run profile [list|get|create] [--service-env NAME=VALUE]...
-  (node bench/profile.js) Drives one operation (default list) for BENCH_DURATION s (default 10) against the
-  service under node --cpu-prof, on a database of its own on DATABASE_URL's server, leaves the .cpuprofile
-  in bench/results/ and prints the functions with the most self time, then self time by package.
-  The service listens on a free port.
+  (node bench/profile.js) Drives one operation (default list) for BENCH_DURATION s (default 8) against the
+  service and then the same-work yardstick, each sampled by Linux perf (cpu-clock, call stacks; needs
+  linux-perf and perf_event_paranoid <= 2), and prints µs of CPU per request by who used it, side by side.
+  Figures include the sampling's own cost, about a fifth; compare the two columns, not absolute values.
 Options:
   --service-env NAME=VALUE   adds a variable to the service's environment (repeatable):
                              profile get -- --service-env METRICS_ENABLED=false`,
@@ -22,76 +25,79 @@ Options:
   OPERATIONS,
 );
 const SERVICE_EXTRA = lib.envOptions(process.argv.slice(2), '--service-env');
-const DURATION = Number(process.env.BENCH_DURATION || 10);
+const DURATION = Number(process.env.BENCH_DURATION || 8);
+const PETS = 5000;
 
 async function main() {
+  if (!perf.perfAvailable()) throw new Error('perf cannot sample here: apt-get install linux-perf (and perf_event_paranoid <= 2)');
   lib.buildIfStale();
-  const dir = join(__dirname, 'results');
-  const database = await lib.createDatabase('profile');
-  let result;
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-profile-'));
+  const databases = { service: await lib.createDatabase('profile'), yardstick: await lib.createDatabase('profile_same') };
   try {
-    const service = await lib.startServer({
-      name: 'service',
-      ...lib.SERVICE,
-      args: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-      env: {
-        ...lib.SERVICE.env,
-        NODE_ENV: 'production',
-        DATABASE_URL: database.url,
-        CURSOR_SECRET: lib.CURSOR_SECRET,
-        METRICS_TOKEN: lib.METRICS_TOKEN,
-        RATE_LIMIT_PER_MINUTE: '1000000', // as in pnpm bench
-        ...SERVICE_EXTRA,
-      },
+    const serviceEnv = (url) => ({
+      ...lib.SERVICE.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: url,
+      CURSOR_SECRET: lib.CURSOR_SECRET,
+      METRICS_TOKEN: lib.METRICS_TOKEN,
+      RATE_LIMIT_PER_MINUTE: '1000000', // as in pnpm bench
+      ...SERVICE_EXTRA,
     });
-    await lib.seed(database.url, 5000);
-    result = await lib.drive(service.baseUrl, lib.operations(5000)[op], { connections: 10, duration: DURATION });
-    console.log(`${op}: ${Math.round(result.rps)} req/s, p50 ${result.p50Us} µs, p99 ${result.p99Us} µs`);
-    await service.stop();
+    // The service's migrations create the yardstick's schema too.
+    await (await lib.startServer({ name: 'migrations', ...lib.SERVICE, env: serviceEnv(databases.yardstick.url) })).stop();
+    const sides = [
+      ['service', { ...lib.SERVICE, args: perf.NODE_OPTIONS, env: serviceEnv(databases.service.url) }, databases.service],
+      [
+        'same work',
+        { ...lib.SAME_WORK, args: [...perf.NODE_OPTIONS, ...lib.SAME_WORK.args], env: { DATABASE_URL: databases.yardstick.url } },
+        databases.yardstick,
+      ],
+    ];
+    const columns = [];
+    for (const [label, spec, database] of sides) {
+      const file = join(dir, `${label.replace(' ', '-')}.data`);
+      const server = await lib.startServer({ name: label, ...spec });
+      let requests;
+      try {
+        await lib.seed(database.url, PETS);
+        const request = lib.operations(PETS)[op];
+        await lib.drive(server.baseUrl, request, { connections: 10, duration: 3 }); // warm-up
+        const sampling = perf.record(server.pid, file);
+        const result = await lib.drive(server.baseUrl, request, { connections: 10, duration: DURATION }, server);
+        const counts = await sampling.stop();
+        requests = result.rps * DURATION;
+        const perRequest = (event) => (counts[event] / requests).toFixed(2);
+        console.error(
+          `  ${op} ${label}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest} µs CPU/req (while sampled), ` +
+            `per request ${perRequest('context-switches')} context switches, ${perRequest('ipi:ipi_send_cpu')} interprocessor interrupts sent`,
+        );
+      } finally {
+        await server.stop();
+      }
+      columns.push({ label, byOwner: perf.attribute(file, requests) });
+      perf.removeLeftovers(lib.ROOT, server.pid);
+    }
+    print(columns);
   } finally {
-    await database.drop();
-  }
-  const file = readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .map((f) => join(dir, f))
-    .sort()
-    .pop();
-  const profile = JSON.parse(readFileSync(file, 'utf8'));
-  const self = new Map();
-  const byPackage = new Map();
-  const dt = new Map();
-  profile.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  let total = 0;
-  for (const node of profile.nodes) {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const key = `${functionName || '(anonymous)'} ${url.replace(/.*node_modules\/\.pnpm\//, '')}:${lineNumber + 1}`;
-    // Shares of the time the process was busy: idle time would only dilute them.
-    if (functionName === '(idle)') continue;
-    const time = dt.get(node.id) ?? 0;
-    total += time;
-    self.set(key, (self.get(key) ?? 0) + time);
-    const where = packageOf(url) || functionName || '(anonymous)';
-    byPackage.set(where, (byPackage.get(where) ?? 0) + time);
-  }
-  const requests = result.rps * DURATION;
-  console.log(`profile: ${file}\nbusy ${Math.round(total / 1000)} ms, ${Math.round(total / requests)} µs per request; self time, top 30:`);
-  for (const [key, time] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
-    console.log(`${((100 * time) / total).toFixed(1).padStart(5)}%  ${key}`);
-  }
-  console.log('self time by package (node: Node.js internals; (program), (garbage collector): V8), top 25:');
-  for (const [key, time] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
-    console.log(`${((100 * time) / total).toFixed(1).padStart(5)}%  ${key}`);
+    rmSync(dir, { recursive: true, force: true });
+    await databases.service.drop();
+    await databases.yardstick.drop();
   }
 }
 
-/** `prom-client`, `@nestjs/core`, `node:perf_hooks`, `apps/api/dist/…`: where a function's source lies. */
-function packageOf(url) {
-  const modules = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (modules) return modules[1];
-  if (url.startsWith('node:')) return url.split('/').slice(0, 2).join('/');
-  const app = /\/(apps|libs)\/([^/]+)\/dist\/(.*)$/.exec(url);
-  if (app) return `${app[1]}/${app[2]}/${app[3]}`;
-  return url;
+/** One row per owner above 0.2 µs on either side, the largest difference first, and the totals. */
+function print([service, yardstick]) {
+  const of = (column, owner) => column.byOwner.get(owner) ?? 0;
+  const total = (column) => [...column.byOwner.values()].reduce((a, b) => a + b, 0);
+  const owners = [...new Set([...service.byOwner.keys(), ...yardstick.byOwner.keys()])]
+    .filter((owner) => of(service, owner) >= 0.2 || of(yardstick, owner) >= 0.2)
+    .sort((a, b) => of(service, b) - of(yardstick, b) - (of(service, a) - of(yardstick, a)));
+  const cell = (value) => value.toFixed(1).padStart(9);
+  console.log(`${op}: µs of CPU per request     ${'service'.padStart(9)}${'same work'.padStart(10)}${'more'.padStart(9)}`);
+  for (const owner of owners) {
+    console.log(`  ${owner.padEnd(30)}${cell(of(service, owner))} ${cell(of(yardstick, owner))}${cell(of(service, owner) - of(yardstick, owner))}`);
+  }
+  console.log(`  ${'all'.padEnd(30)}${cell(total(service))} ${cell(total(yardstick))}${cell(total(service) - total(yardstick))}`);
 }
 
 main().catch((error) => {
