@@ -4,8 +4,8 @@
  * ticks only while the process runs, so a function is charged for CPU it used, never for time the
  * process sat descheduled (node --cpu-prof charges wall time: whatever runs right after a write that
  * woke another process looks dear). JavaScript frames are named from node's --perf-prof jitdump, which
- * times each code object's life: V8 reuses addresses, and the plain --perf-basic-prof map then
- * misnames samples (one run in three charged 6 µs of a list to class-transformer).
+ * times each code object's life: V8 reuses the addresses of code it drops, and the plain
+ * --perf-basic-prof map then names a sample after whichever function last lived there.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const { once } = require('node:events');
@@ -36,7 +36,7 @@ const perfArgs = (file, ...args) => ['--buildid-dir', `${file}.buildid`, ...args
 function record(pid, file) {
   const args = ['record', '--no-buildid-cache', '-k', 'mono', '-e', 'cpu-clock', '-F', String(FREQUENCY), '-g', '-p', String(pid), '-o', file];
   const sampling = spawn('perf', perfArgs(file, ...args), { stdio: 'ignore' });
-  const counting = spawn('perf', ['stat', '-x', ',', '-e', `${COUNTED.join(',')}`, '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const counting = spawn('perf', ['stat', '-x', ',', '-e', COUNTED.join(','), '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let counts = '';
   counting.stderr.on('data', (chunk) => (counts += chunk));
   const exited = [once(sampling, 'exit'), once(counting, 'exit')];
