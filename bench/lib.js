@@ -23,6 +23,22 @@ const AUTH = { authorization: `Bearer ${API_KEY}` };
  * (heap and GC settings), with this process's node binary. Extra arguments are node options.
  */
 const SERVICE = { command: join(ROOT, 'apps', 'api', 'start.sh'), env: { NODE: process.execPath } };
+/**
+ * The service's environment in the benchmarks, on the database at `url`: production mode, and a quota
+ * the bench never reaches, so that the RateLimit headers are part of the work (as in the same-work
+ * yardstick) while no request is refused. `extra` adds or overrides variables.
+ */
+function serviceEnv(url, extra = {}) {
+  return {
+    ...SERVICE.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: url,
+    CURSOR_SECRET,
+    METRICS_TOKEN,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...extra,
+  };
+}
 /** The bare Fastify + pg server the service is measured against. */
 const BASELINE = { command: process.execPath, args: ['bench/baseline-server.js'] };
 /** The bare server plus the log line, headers and metrics the service gives every answer. */
@@ -221,6 +237,7 @@ const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** di
 module.exports = {
   ROOT,
   SERVICE,
+  serviceEnv,
   BASELINE,
   SAME_WORK,
   handleArguments,
@@ -228,7 +245,6 @@ module.exports = {
   withoutEnvOptions,
   buildIfStale,
   CURSOR_SECRET,
-  METRICS_TOKEN,
   createDatabase,
   seed,
   startServer,

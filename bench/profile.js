@@ -34,15 +34,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-profile-'));
   const databases = { service: await lib.createDatabase('profile'), yardstick: await lib.createDatabase('profile_same') };
   try {
-    const serviceEnv = (url) => ({
-      ...lib.SERVICE.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: url,
-      CURSOR_SECRET: lib.CURSOR_SECRET,
-      METRICS_TOKEN: lib.METRICS_TOKEN,
-      RATE_LIMIT_PER_MINUTE: '1000000', // as in pnpm bench
-      ...SERVICE_EXTRA,
-    });
+    const serviceEnv = (url) => lib.serviceEnv(url, SERVICE_EXTRA);
     // The service's migrations create the yardstick's schema too.
     await (await lib.startServer({ name: 'migrations', ...lib.SERVICE, env: serviceEnv(databases.yardstick.url) })).stop();
     const sides = [

@@ -54,16 +54,7 @@ async function main() {
   const servers = [];
   try {
     // The service's migrations create both schemas, so the baseline queries the very same table and indexes.
-    const serviceEnv = (url) => ({
-      ...lib.SERVICE.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: url,
-      CURSOR_SECRET: lib.CURSOR_SECRET,
-      METRICS_TOKEN: lib.METRICS_TOKEN,
-      // A quota the bench never reaches: the RateLimit headers are part of the work, as in the same-work yardstick.
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      ...SERVICE_EXTRA,
-    });
+    const serviceEnv = (url) => lib.serviceEnv(url, SERVICE_EXTRA);
     const migrator = await lib.startServer({ name: 'migrations', ...lib.SERVICE, env: serviceEnv(databases.baseline.url) });
     await migrator.stop();
     const service = await lib.startServer({ name: 'service', ...lib.SERVICE, env: serviceEnv(databases.service.url) });

@@ -71,14 +71,7 @@ async function main() {
       servers[label] = await lib.startServer({
         name: `service (${size} pets)`,
         ...lib.SERVICE,
-        env: {
-          ...lib.SERVICE.env,
-          NODE_ENV: 'production',
-          DATABASE_URL: databases[label].url,
-          CURSOR_SECRET: lib.CURSOR_SECRET,
-          METRICS_TOKEN: lib.METRICS_TOKEN,
-          RATE_LIMIT_PER_MINUTE: '0',
-        },
+        env: lib.serviceEnv(databases[label].url, { RATE_LIMIT_PER_MINUTE: '0' }),
       });
       const seeding = Date.now();
       await lib.seed(databases[label].url, size);
