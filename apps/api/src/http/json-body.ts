@@ -39,10 +39,8 @@ export function installJsonBodyParser(fastify: FastifyInstance, gate: BodyGate):
       (request: BodyRequest, _reply, payload, done) => {
         request[TAKES_BODY] = true;
         const problem = checkMediaType(request.headers['content-type']);
-        if (problem && request.headers['content-type'] !== undefined) {
-          request[MEDIA_TYPE_PROBLEM] = problem;
-          request.headers['content-type'] = STAND_IN_TYPE;
-        }
+        request[MEDIA_TYPE_PROBLEM] = problem;
+        if (problem && request.headers['content-type'] !== undefined) request.headers['content-type'] = STAND_IN_TYPE;
         done(null, payload);
       },
     ];
@@ -59,8 +57,8 @@ export function installJsonBodyParser(fastify: FastifyInstance, gate: BodyGate):
     }
     const retryAfterSeconds = gate.retryAfterSeconds(request);
     if (retryAfterSeconds > 0) return refuse(new RateLimitedError(retryAfterSeconds, 'Too many failed authentications from this address'));
-    const mediaTypeProblem = request[MEDIA_TYPE_PROBLEM] ?? checkMediaType(request.headers['content-type']);
-    if (mediaTypeProblem) return refuse(mediaTypeProblem);
+    // Checked before parsing, where a route that takes a body marked its request (above).
+    if (request[MEDIA_TYPE_PROBLEM]) return refuse(request[MEDIA_TYPE_PROBLEM]);
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return refuse(tooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
@@ -68,12 +66,12 @@ export function installJsonBodyParser(fastify: FastifyInstance, gate: BodyGate):
     const settle = (error: Error | null, body?: unknown) => {
       if (settled) return;
       settled = true;
-      payload.removeAllListeners('data');
       done(error, body);
     };
     payload.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= BODY_LIMIT_BYTES) return void chunks.push(chunk);
+      payload.removeAllListeners('data');
       payload.pause();
       settle(null, new RejectedBody(tooLarge()));
     });
@@ -83,6 +81,7 @@ export function installJsonBodyParser(fastify: FastifyInstance, gate: BodyGate):
 }
 
 function checkMediaType(header: string | undefined): DomainError | undefined {
+  if (header === 'application/json') return undefined; // what nearly every client sends: no parsing
   const [type, ...parameters] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
   const charset = parameters
     .find((p) => p.startsWith('charset='))

@@ -25,11 +25,12 @@ export class PetCursors {
 
   /** The cursor of the page that follows the item with id `lastId` (decimal text of a positive int64). */
   issue(lastId: string, status: PetStatus | undefined): string {
-    const payload = Buffer.alloc(PAYLOAD_BYTES);
-    payload.writeUInt8(VERSION, 0);
-    payload.writeUInt8(statusCode(status), 1);
-    payload.writeBigInt64BE(BigInt(lastId), 2);
-    return Buffer.concat([payload, mac(this.secrets[0], payload)]).toString('base64url');
+    const cursor = Buffer.allocUnsafe(PAYLOAD_BYTES + MAC_BYTES);
+    cursor.writeUInt8(VERSION, 0);
+    cursor.writeUInt8(statusCode(status), 1);
+    cursor.writeBigInt64BE(BigInt(lastId), 2);
+    hmac(this.secrets[0], cursor.subarray(0, PAYLOAD_BYTES)).copy(cursor, PAYLOAD_BYTES, 0, MAC_BYTES);
+    return cursor.toString('base64url');
   }
 
   /** The last id a cursor carries, or a 400 naming `cursor` when this service did not issue it for this filter. */
@@ -47,7 +48,7 @@ export class PetCursors {
   }
 
   private signedByUs(payload: Buffer, signature: Buffer): boolean {
-    return this.secrets.some((secret) => timingSafeEqual(mac(secret, payload), signature));
+    return this.secrets.some((secret) => timingSafeEqual(hmac(secret, payload).subarray(0, MAC_BYTES), signature));
   }
 }
 
@@ -55,6 +56,7 @@ function statusCode(status: PetStatus | undefined): number {
   return status === undefined ? 0 : PET_STATUSES.indexOf(status) + 1;
 }
 
-function mac(secret: Buffer, payload: Buffer): Buffer {
-  return createHmac('sha256', secret).update(payload).digest().subarray(0, MAC_BYTES);
+/** The whole HMAC-SHA256; a cursor carries its first MAC_BYTES. */
+function hmac(secret: Buffer, payload: Buffer): Buffer {
+  return createHmac('sha256', secret).update(payload).digest();
 }
