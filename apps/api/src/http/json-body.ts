@@ -57,7 +57,7 @@ export function installJsonBodyParser(fastify: FastifyInstance, gate: BodyGate):
     }
     const retryAfterSeconds = gate.retryAfterSeconds(request);
     if (retryAfterSeconds > 0) return refuse(new RateLimitedError(retryAfterSeconds, 'Too many failed authentications from this address'));
-    // Checked before parsing, where a route that takes a body marked its request (above).
+    // The preParsing hook above checked it when it marked the request as taking a body.
     if (request[MEDIA_TYPE_PROBLEM]) return refuse(request[MEDIA_TYPE_PROBLEM]);
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return refuse(tooLarge());
     const chunks: Buffer[] = [];
