@@ -22,16 +22,18 @@ export class KeyLookupQueue {
   ) {}
 
   async run<T>(known: boolean, task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.running) {
+    if (this.active < this.running) this.active++;
+    else {
       if (!known && this.queue.length >= this.waiting) throw new KeyLookupsBusyError();
+      // Woken holding the slot of the look-up that finished: nobody can take it in between.
       await new Promise<void>((resolve) => (known ? this.queue.unshift(resolve) : this.queue.push(resolve)));
     }
-    this.active++;
     try {
       return await task();
     } finally {
-      this.active--;
-      this.queue.shift()?.();
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 }
