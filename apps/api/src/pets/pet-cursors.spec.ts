@@ -1,4 +1,5 @@
 import { ValidationFailedError } from '@petstore/http-errors';
+import { createHmac } from 'node:crypto';
 import { ConfigError, loadConfig } from '../config/config';
 import { PetCursors } from './pet-cursors';
 
@@ -11,6 +12,16 @@ describe('PetCursors', () => {
     for (const id of ['1', '42', '9223372036854775807']) {
       expect(cursors.read(cursors.issue(id, 'sold'), 'sold')).toBe(id);
       expect(cursors.read(cursors.issue(id, undefined), undefined)).toBe(id);
+    }
+  });
+
+  it('signs with HMAC-SHA256 truncated to 128 bits, as createHmac computes it, for secrets of any length', () => {
+    for (const secret of [NEW, 'k'.repeat(64), 'k'.repeat(65), `${NEW}${'é'.repeat(100)}`]) {
+      for (const id of ['1', '5000', '9223372036854775807']) {
+        const bytes = Buffer.from(new PetCursors({ auth: { cursorSecrets: [secret] } }).issue(id, 'pending'), 'base64url');
+        const expected = createHmac('sha256', secret).update(bytes.subarray(0, 10)).digest().subarray(0, 16);
+        expect(bytes.subarray(10).toString('hex')).toBe(expected.toString('hex'));
+      }
     }
   });
 
