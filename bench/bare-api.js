@@ -1,8 +1,9 @@
 'use strict';
 /*
- * What both yardsticks share: the three operations on bare Fastify + pg, one parameterised query each and
- * no validation beyond what the queries need, the API keys as a map from SHA-256 digest to key id, and the
- * start. Not part of the product. Env: DATABASE_URL, API_KEYS, PORT, DATABASE_POOL_SIZE.
+ * What both yardsticks share: bare Fastify + pg, the API keys as a map from SHA-256 digest to key id, the
+ * service's 401 answers, and the start; and the bare yardstick's three operations, one parameterised query
+ * each and no validation beyond what the queries need. Not part of the product.
+ * Env: DATABASE_URL, API_KEYS, PORT, DATABASE_POOL_SIZE.
  */
 const { createHash } = require('node:crypto');
 const { Pool } = require('pg');
@@ -23,12 +24,17 @@ function keyIdOf(request) {
   return header.startsWith('Bearer ') ? keys.get(digest(header.slice(7))) : undefined;
 }
 
-function unauthorized(reply) {
-  return reply.code(401).send({ code: 'unauthorized', message: 'unauthorized', status: 401 });
+function unauthorized(request, reply) {
+  const presented = /^bearer\s/i.test(request.headers.authorization || '');
+  const message = presented
+    ? 'The API key is invalid: send "Authorization: Bearer <API key>" with a valid key'
+    : 'An API key is required: send "Authorization: Bearer <API key>"';
+  reply.header('www-authenticate', presented ? 'Bearer error="invalid_token"' : 'Bearer');
+  return reply.code(401).send({ code: 'unauthorized', message, status: 401 });
 }
 
-/** Registers the three operations on `fastify` and starts it, printing `listening on …`. */
-function serve(fastify, onStop = () => undefined) {
+/** The bare yardstick's operations. */
+function bareRoutes(fastify) {
   fastify.get('/v1/pets', async (request) => {
     const limit = Number(request.query.limit || 20);
     const { rows } = request.query.status
@@ -53,7 +59,11 @@ function serve(fastify, onStop = () => undefined) {
     reply.code(201).header('location', `/v1/pets/${rows[0].id}`);
     return toPet(rows[0]);
   });
+}
 
+/** Registers `routes` (the bare operations unless given) on `fastify` and starts it, printing `listening on …`. */
+function serve(fastify, { routes = bareRoutes, onStop = () => undefined } = {}) {
+  routes(fastify);
   process.on('SIGTERM', () => {
     onStop();
     process.exit(0);
@@ -67,4 +77,4 @@ function serve(fastify, onStop = () => undefined) {
   );
 }
 
-module.exports = { keyIdOf, unauthorized, serve };
+module.exports = { pool, toPet, keyIdOf, unauthorized, serve };

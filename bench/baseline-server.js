@@ -8,6 +8,6 @@ const { keyIdOf, unauthorized, serve } = require('./bare-api');
 
 const fastify = require('fastify')({ logger: false });
 fastify.addHook('onRequest', async (request, reply) => {
-  if (!keyIdOf(request)) return unauthorized(reply);
+  if (!keyIdOf(request)) return unauthorized(request, reply);
 });
 serve(fastify);

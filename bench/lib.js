@@ -123,7 +123,7 @@ async function seed(url, count) {
 async function startServer({ name, command, args = [], env }) {
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, API_KEYS: API_KEY, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH, API_KEYS: API_KEY, CURSOR_SECRET, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
@@ -244,6 +244,7 @@ module.exports = {
   envOptions,
   withoutEnvOptions,
   buildIfStale,
+  AUTH,
   CURSOR_SECRET,
   createDatabase,
   seed,

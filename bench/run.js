@@ -8,15 +8,17 @@
  * Settings: the usage below.
  */
 const lib = require('./lib');
+const parity = require('./parity');
 
 lib.handleArguments(
   `Usage: pnpm bench   (node bench/run.js)
   The service (production mode, as pnpm start runs it) against the same-work yardstick (bare Fastify + pg
-  plus one pino line, helmet's headers, X-Request-Id, RateLimit headers and prom-client series per answer)
-  and the bare Fastify + pg one, in rounds whose order turns, on a PostgreSQL server; about 5 minutes with
-  the defaults. Reports req/s, latency and CPU time per request of each side's processes
-  (/proc/<pid>/stat), and the service's ratios to each yardstick per round. Builds first when the build is
-  stale. Servers listen on free ports chosen at run time. Results go to bench/results/.
+  giving the service's answers, checked first: validation, Error bodies, cursor and Link, deprecation
+  headers; plus one pino line, helmet's headers, X-Request-Id, RateLimit headers and prom-client series
+  per answer) and the bare Fastify + pg one, in rounds whose order turns, on a PostgreSQL server; about
+  5 minutes with the defaults. Reports req/s, latency and CPU time per request of each side's processes
+  (/proc/<pid>/stat), and the service's ratios to each yardstick per round. Builds first when the build
+  is stale. Servers listen on free ports chosen at run time. Results go to bench/results/.
 Environment:
   DATABASE_URL       the server (default postgres://postgres@127.0.0.1:5432/postgres)
   BENCH_PETS         pets seeded (default 5000)
@@ -78,6 +80,11 @@ async function main() {
     servers.push(...sides.slice(1).map(([, server]) => server));
     await lib.seed(databases.service.url, PETS);
     await lib.seed(databases.baseline.url, PETS);
+    if (!VERSUS) {
+      // A yardstick that answered otherwise would not be doing the same work: the run stops before measuring.
+      const differences = await parity.differences(service.baseUrl, sides[1][1].baseUrl, lib.AUTH);
+      if (differences.length > 0) throw new Error(`the same-work yardstick answers otherwise than the service:\n${differences.join('\n')}`);
+    }
 
     const only = process.env.BENCH_OPS ? process.env.BENCH_OPS.split(',') : undefined;
     const ops = Object.fromEntries(Object.entries(lib.operations(PETS)).filter(([op]) => !only || only.includes(op)));

@@ -1,20 +1,23 @@
 'use strict';
 /*
- * The same-work yardstick: bare Fastify + pg (as baseline-server.js) plus what the service does for every
- * answer that users see or operators read: one buffered pino JSON line with the service's fields, helmet's
- * security headers, X-Request-Id, RateLimit/RateLimit-Policy from an in-memory window, and a prom-client
- * counter and histogram whose series are bound once. Its ratio against the service isolates what the
- * framework and our code cost. Not part of the product. Env: DATABASE_URL, API_KEYS, PORT, DATABASE_POOL_SIZE.
+ * The same-work yardstick: the least code that gives the service's answers (same-work-routes.js: the
+ * contract's checks, Error bodies, cursor, Link and deprecation headers) plus what the service does for
+ * every answer that users see or operators read: one buffered pino JSON line with the service's fields,
+ * helmet's security headers, X-Request-Id, RateLimit/RateLimit-Policy from an in-memory window, and a
+ * prom-client counter and histogram whose series are bound once. Its ratio against the service isolates
+ * what the framework and our code cost; bench/parity.js checks that the answers match. Not part of the
+ * product. Env: DATABASE_URL, API_KEYS, CURSOR_SECRET, PORT, DATABASE_POOL_SIZE.
  */
 const { randomUUID } = require('node:crypto');
 const helmet = require('helmet').default;
 const pino = require('pino');
 const client = require('prom-client');
 const { keyIdOf, unauthorized, serve } = require('./bare-api');
+const { sameWorkRoutes } = require('./same-work-routes');
 
 const logger = pino({ level: 'info' }, pino.destination({ dest: 1, sync: true, minLength: 4096 }));
 setInterval(() => logger.flush(), 200).unref();
-const fastify = require('fastify')({ logger: false, genReqId: requestIdOf });
+const fastify = require('fastify')({ logger: false, genReqId: requestIdOf, keepAliveTimeout: 75_000 });
 
 function requestIdOf(raw) {
   const incoming = raw.headers['x-request-id'];
@@ -22,7 +25,12 @@ function requestIdOf(raw) {
 }
 
 const SECURITY_HEADERS = {};
-helmet()({}, { setHeader: (name, value) => (SECURITY_HEADERS[name.toLowerCase()] = String(value)), removeHeader: () => undefined }, () => {});
+// As the service sends them over plain HTTP: no HSTS, no upgrade-insecure-requests.
+helmet({ strictTransportSecurity: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } })(
+  {},
+  { setHeader: (name, value) => (SECURITY_HEADERS[name.toLowerCase()] = String(value)), removeHeader: () => undefined },
+  () => {},
+);
 
 const QUOTA = 1_000_000;
 const WINDOW_MS = 60_000;
@@ -50,7 +58,7 @@ fastify.addHook('onRequest', async (request, reply) => {
   reply.headers(SECURITY_HEADERS);
   reply.header('x-request-id', request.id);
   const keyId = keyIdOf(request);
-  if (!keyId) return unauthorized(reply);
+  if (!keyId) return unauthorized(request, reply);
   request.keyId = keyId;
   rateLimit(keyId, reply);
 });
@@ -69,4 +77,12 @@ fastify.addHook('onResponse', (request, reply, done) => {
   done();
 });
 
-serve(fastify, () => logger.flush());
+// The service refuses a body of another type unread, and closes the connection.
+fastify.setErrorHandler((error, _request, reply) => {
+  if (error.code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return reply.code(500).send({ code: 'internal_error', message: 'internal error', status: 500 });
+  const message = 'The request body must be application/json in UTF-8 (another Content-Type was sent)';
+  return reply.code(415).header('connection', 'close').send({ code: 'unsupported_media_type', message, status: 415 });
+});
+
+serve(fastify, { routes: sameWorkRoutes, onStop: () => logger.flush() });
