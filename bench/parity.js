@@ -12,6 +12,7 @@ const REQUESTS = [
   ...['limit=20&status=available', 'limit=007', '', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=', 'status=lost', 'limit=5&limit=6'].map(
     (query) => ({ path: `/v1/pets?${query}`, follow: true }),
   ),
+  // A cursor of the right shape signed with another secret, one with a character outside base64url, a short one.
   ...['cursor=AQEAAAAAAAAAAmLUgE1-0C5EzbY5jb0AzDA', 'cursor=%2F%2F', 'limit=2&status=sold&cursor=AAAA'].map((query) => ({
     path: `/v1/pets?${query}`,
   })),
@@ -32,6 +33,7 @@ const REQUESTS = [
 const VARYING = new Set(['date', 'ratelimit']);
 
 async function answer(baseUrl, { method = 'GET', path, headers = {}, body }, auth) {
+  // Both echo a valid incoming request id, so X-Request-Id is compared too.
   const response = await fetch(`${baseUrl}${path}`, { method, headers: { ...auth, 'x-request-id': 'parity', ...headers }, body });
   const headersOf = Object.fromEntries([...response.headers].filter(([name]) => !VARYING.has(name)));
   const text = await response.text();
