@@ -82,7 +82,8 @@ async function main() {
     await lib.seed(databases.baseline.url, PETS);
     if (!VERSUS) {
       // A yardstick that answered otherwise would not be doing the same work: the run stops before measuring.
-      const differences = await parity.differences(service.baseUrl, sides[1][1].baseUrl, lib.AUTH);
+      const [, sameWork] = sides.find(([label]) => label === 'same-work');
+      const differences = await parity.differences(service.baseUrl, sameWork.baseUrl, lib.AUTH);
       if (differences.length > 0) throw new Error(`the same-work yardstick answers otherwise than the service:\n${differences.join('\n')}`);
     }
 

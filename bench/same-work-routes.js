@@ -11,6 +11,7 @@ const contract = require('@petstore/contracts');
 const { pool, toPet } = require('./bare-api');
 
 const COLUMNS = 'id, name, category_id, status';
+const PET_ID_MAX = BigInt(contract.PET_ID_MAX);
 const SECRET = (process.env.CURSOR_SECRET || '').split(',')[0];
 const GET_HEADERS = { deprecation: '@1767225600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="successor-version"' };
 
@@ -91,7 +92,7 @@ function sameWorkRoutes(fastify) {
 
   fastify.get('/v1/pets/:id', { onSend: deprecationHeaders }, async (request, reply) => {
     const id = /^0*[1-9][0-9]{0,18}$/.test(request.params.id) ? BigInt(request.params.id) : 0n;
-    if (id < 1n || id > BigInt(contract.PET_ID_MAX)) {
+    if (id < 1n || id > PET_ID_MAX) {
       return invalid(reply, [{ field: 'petId', message: `petId must be an integer from 1 to ${contract.PET_ID_MAX}` }]);
     }
     const { rows } = await pool.query(`SELECT ${COLUMNS} FROM pets WHERE id = $1`, [String(id)]);
