@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { CONFIG_VARIABLES } from '../../apps/api/src/config/variables';
+import { VARIABLES as CONFIG_VARIABLES } from '../../apps/api/src/config/environment';
 import { migrations } from '../../apps/api/src/database/migrations';
 import { ROOT, run } from '../support/processes';
 import { createTestDatabase } from '../support/test-database';

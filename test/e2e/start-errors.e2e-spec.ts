@@ -1,4 +1,7 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { MAIN, run } from '../support/processes';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
@@ -104,5 +107,23 @@ function expectOneLine(stderr: string): string {
     expect(result.stderr).toContain('CURSOR_SECRET is required in production');
     expect(result.stderr).not.toContain('API_KEYS is empty');
     expect(result.stderr).not.toContain('ECONNREFUSED');
+  });
+});
+
+describe('start-up errors (e2e, no database)', () => {
+  it('production without DATABASE_URL: refused, naming DATABASE_URL, before the embedded PostgreSQL is started', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'petstore-start-'));
+    const dataDir = join(parent, 'data');
+    try {
+      const result = await run(process.execPath, [MAIN], { ...PRODUCTION, DATA_DIR: dataDir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        'Invalid configuration:\n  - DATABASE_URL is required in production: the PostgreSQL server that keeps the data (the embedded PostgreSQL is for development, a first run and the tests). Set it to postgres://<user>:<password>@<host>:5432/<database>\n',
+      );
+      expect(result.stdout).not.toContain('listening');
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

@@ -1,12 +1,10 @@
 import { FactoryProvider } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/config';
 import { Database } from '../database/database';
 import { Metrics } from '../observability/metrics';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyChangeListener } from './api-key-changes';
 import { ApiKeysRepository } from './api-keys.repository';
 import { FailureBudget } from './failure-budget';
-import { RedisCircuit } from './redis-circuit';
 
 /** Trusted while LISTEN works: changes arrive as notifications; this only bounds a missed one. */
 const LISTENING_TTL_MS = 60_000;
@@ -44,15 +42,8 @@ export const API_KEY_CHANGES: FactoryProvider<ApiKeyChangeListener> = {
     }),
 };
 
-/** AUTH_FAILURES_PER_MINUTE per client address, in Redis when REDIS_URL is set. */
+/** Off: blocking sources that fail to authenticate is the edge's (AUTH_FAILURES_PER_MINUTE is gone). */
 export const FAILURE_BUDGET: FactoryProvider<FailureBudget> = {
   provide: FailureBudget,
-  inject: [APP_CONFIG, Metrics],
-  useFactory: (config: AppConfig, metrics: Metrics) =>
-    new FailureBudget(
-      config.auth.failuresPerMinute,
-      config.rateLimit.redisUrl && config.auth.failuresPerMinute > 0
-        ? new RedisCircuit(config.rateLimit.redisUrl, 'AuthFailures', metrics.redis)
-        : undefined,
-    ),
+  useFactory: () => new FailureBudget(0, undefined),
 };

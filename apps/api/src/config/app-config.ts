@@ -1,28 +1,33 @@
-import type { AuthConfig } from './groups/auth.config';
-import type { DatabaseConfig } from './groups/database.config';
-import type { NodeEnv } from './groups/environment.config';
-import type { HttpConfig } from './groups/http.config';
-import type { LoggingConfig } from './groups/logging.config';
-import type { MetricsConfig } from './groups/metrics.config';
-import type { OpenApiConfig } from './groups/openapi.config';
-import type { RateLimitConfig } from './groups/rate-limit.config';
+import type { LOG_LEVELS, NODE_ENVS } from './environment';
 import type { TracingConfig } from './tracing-config';
 
-/** The service's configuration, read from the environment once at start, by concern (see groups/). */
+/** The service's configuration by concern, built once at start from the validated Environment. */
 export interface AppConfig {
-  nodeEnv: NodeEnv;
-  http: HttpConfig;
-  database: DatabaseConfig;
-  auth: AuthConfig;
-  rateLimit: RateLimitConfig;
-  logging: LoggingConfig;
-  metrics: MetricsConfig;
-  /** OpenTelemetry traces: off unless an OTLP endpoint or exporter is named. See tracingConfig. */
+  nodeEnv: (typeof NODE_ENVS)[number];
+  http: {
+    host: string;
+    port: number;
+    drainDelayMs: number;
+    corsOrigins: string[];
+    requestTimeoutMs: number;
+    maxConnections: number;
+    keepAliveTimeoutMs: number;
+    trustProxy?: string;
+  };
+  /** `url` absent: the embedded PostgreSQL in `dataDir` (absolute). */
+  database: { url?: string; dataDir: string; poolSize: number; pooling: 'session' | 'transaction'; directUrl?: string };
+  /** cursorSecrets: the first signs, every one verifies. */
+  auth: { apiKeys: string[]; cursorSecrets: string[] };
+  /** perMinute 0: no rate limit. */
+  rateLimit: { perMinute: number; redisUrl?: string };
+  /** format absent: pretty on a terminal, else JSON. */
+  logging: { level: (typeof LOG_LEVELS)[number]; format?: 'json' | 'pretty' };
+  metrics: { enabled: boolean; token?: string };
   tracing: TracingConfig;
-  openApi: OpenApiConfig;
+  openApi: { publicBaseUrl: string; stagingBaseUrl: string };
   /**
-   * What production still lacks (each with the command that fixes it). Not thrown here: whether an API
-   * key exists is known only once the database is open, and every demand is reported at once then.
+   * What production still lacks (each with its fix). Not thrown here: whether an API key exists is known
+   * only once the database is open, and every demand is reported at once then (see start-demands.ts).
    */
   productionDemands: string[];
 }
@@ -36,7 +41,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * `service` (default): everything the service needs. `tool`: the key tool, which signs no cursor, so the
- * service's production demand for CURSOR_SECRET does not apply to it.
+ * `service` (default): everything the service needs. `tool`: the key tool, which signs no cursor and
+ * serves nothing, so production's demands do not apply to it.
  */
 export type ConfigPurpose = 'service' | 'tool';

@@ -1,4 +1,12 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigService } from '@nestjs/config';
+import { Test } from '@nestjs/testing';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppConfig, ConfigError, loadConfig } from './config';
+import { configModule } from './config.module';
+import { readEnvFile } from './read-environment';
+import { tracingConfig } from './tracing-config';
 
 const CWD = '/srv/petstore';
 const METRICS_TOKEN = 'c2f1a9e07b3d4e6f8a1b2c3d4e5f60718293a4b5c6d7e8f9';
@@ -28,7 +36,7 @@ describe('loadConfig', () => {
         trustProxy: undefined,
       },
       database: { url: undefined, dataDir: '/srv/petstore/.data', poolSize: 10, pooling: 'session', directUrl: undefined },
-      auth: { apiKeys: [], cursorSecrets: ['petstore-development-cursor-secret-not-for-production'], failuresPerMinute: 60 },
+      auth: { apiKeys: [], cursorSecrets: ['petstore-development-cursor-secret-not-for-production'] },
       rateLimit: { perMinute: 1200, redisUrl: undefined },
       logging: { level: 'info', format: undefined },
       metrics: { enabled: true, token: undefined },
@@ -63,7 +71,6 @@ describe('loadConfig', () => {
           KEEP_ALIVE_TIMEOUT_MS: '65000',
           RATE_LIMIT_PER_MINUTE: '0',
           REDIS_URL: 'redis://cache:6379',
-          AUTH_FAILURES_PER_MINUTE: '10',
           TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
           METRICS_TOKEN: METRICS_TOKEN,
           OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
@@ -93,7 +100,6 @@ describe('loadConfig', () => {
       auth: {
         apiKeys: ['Hk4mQ9xT2vN7bR1pW6sZ3cL8fJ0dY5gA', 'pet_Zq81LmN0vBc7xRt2Ke5Wd9'],
         cursorSecrets: ['Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA', 'Vd3kP8wE1rT6yU9iO2aS5fG7hJ4lZ0xC'],
-        failuresPerMinute: 10,
       },
       rateLimit: { perMinute: 0, redisUrl: 'redis://cache:6379' },
       logging: { level: 'debug', format: 'pretty' },
@@ -109,23 +115,34 @@ describe('loadConfig', () => {
   const CURSOR_DEMAND =
     'CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance. Make one with `openssl rand -base64 32`';
 
+  const DATABASE_DEMAND =
+    'DATABASE_URL is required in production: the PostgreSQL server that keeps the data (the embedded PostgreSQL is for development, a first run and the tests). Set it to postgres://<user>:<password>@<host>:5432/<database>';
+
   it('asks the key tool for no CURSOR_SECRET, which only the service uses', () => {
     const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' };
     expect(loadConfig(production, CWD).productionDemands).toEqual([CURSOR_DEMAND, METRICS_DEMAND]);
     expect(loadConfig(production, CWD, 'tool').productionDemands).toEqual([]);
   });
 
+  it('demands DATABASE_URL in production: the embedded PostgreSQL is for development, a first run and the tests', () => {
+    const secrets = { CURSOR_SECRET: 'Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA', METRICS_TOKEN };
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets }, CWD).productionDemands).toEqual([DATABASE_DEMAND]);
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets, DATABASE_URL: 'postgres://db/x' }, CWD).productionDemands).toEqual([]);
+    expect(loadConfig({ NODE_ENV: 'development' }, CWD).database.url).toBeUndefined();
+  });
+
   it('reports production demands together with every invalid value, each with its fix', () => {
     expect(problemsOf({ NODE_ENV: 'production', PORT: 'x', API_KEYS: 'aaaaaaaaaaaaaaaa' })).toEqual([
       'PORT must be an integer from 0 to 65535 (got "x")',
       'API_KEYS entry 1 is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)',
+      DATABASE_DEMAND,
       CURSOR_DEMAND,
       METRICS_DEMAND,
     ]);
   });
 
   it('refuses to start in production with metrics on and no METRICS_TOKEN, rather than serve them to anyone', () => {
-    const production = { NODE_ENV: 'production', CURSOR_SECRET: 'Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA' };
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', CURSOR_SECRET: 'Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA' };
     expect(loadConfig(production, CWD).productionDemands).toEqual([METRICS_DEMAND]);
     expect(loadConfig({ ...production, METRICS_ENABLED: 'false' }, CWD).metrics.enabled).toBe(false);
     expect(loadConfig({ ...production, METRICS_TOKEN }, CWD).metrics.token).toBe(METRICS_TOKEN);
@@ -147,7 +164,7 @@ describe('loadConfig', () => {
     const STRONG = { CURSOR_SECRET: 'Jx0p3kQm9Vb2Zr7Lw4Nc8Ty1Hs6Dg5Fa0Ke3Ui', METRICS_TOKEN };
     const production = (env: Record<string, string>) => problemsOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', ...STRONG, ...env });
     const easy = (subject: string, fix: string) =>
-      new RegExp(`^${subject} is too easy to guess \\(an estimated 10\\^[0-9.]+ guesses; at least 10\\^20 needed\\): make one with \`${fix}\`$`);
+      new RegExp(`^${subject} is too easy to guess \\(an estimated [0-9]+ bits; at least 64 needed\\): make one with \`${fix}\`$`);
     const placeholder = (subject: string, fix: string) => `${subject} is a published placeholder, known to anyone: make one with \`${fix}\``;
 
     it.each([
@@ -183,8 +200,9 @@ describe('loadConfig', () => {
       'DATABASE_POOLING must be session (direct or session pooling) or transaction (a transaction pooler such as PgBouncer) (got "statement")',
     ]);
     expect(problemsOf({ DATABASE_POOLING: 'transaction', DATABASE_DIRECT_URL: 'http://db/x' })).toEqual([
+      'DATABASE_POOLING describes a PostgreSQL server: it needs DATABASE_URL',
+      'DATABASE_DIRECT_URL describes a PostgreSQL server: it needs DATABASE_URL',
       'DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL',
-      'DATABASE_POOLING and DATABASE_DIRECT_URL describe a PostgreSQL server: they need DATABASE_URL',
     ]);
   });
 
@@ -217,7 +235,9 @@ describe('loadConfig', () => {
       'key-0123456789abcdef,abababababababab',
       'API_KEYS entry 2 is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)',
     ],
-    ['AUTH_FAILURES_PER_MINUTE', '-1', 'AUTH_FAILURES_PER_MINUTE must be an integer from 0 (off) to 100000 (got "-1")'],
+    ['RATE_LIMIT_PER_MINUTE', '-1', 'RATE_LIMIT_PER_MINUTE must be an integer from 0 (off) to 1000000 (got "-1")'],
+    ['CORS_ORIGINS', 'https://app.example.com,https://b.example.com/', 'CORS_ORIGINS entries must be origins such as https://app.example.com'],
+    ['REDIS_URL', 'http://cache:6379', 'REDIS_URL must be a redis:// or rediss:// URL'],
     ['TRUST_PROXY', 'everyone', 'TRUST_PROXY must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)'],
     ['DRAIN_DELAY_MS', '6000', 'DRAIN_DELAY_MS must be an integer from 0 to 5000 (got "6000")'],
   ])('stops on a bad %s (%s), naming the variable', (name, value, problem) => {
@@ -240,5 +260,48 @@ describe('loadConfig', () => {
   it('never echoes an API key in its message', () => {
     const message = problemsOf({ API_KEYS: 'secret key with spaces' }).join('\n');
     expect(message).not.toContain('secret');
+  });
+});
+
+describe('the environment outside loadConfig', () => {
+  it('reports the problems of the OTEL_* variables to the traces setup, which runs first', () => {
+    const problems: string[] = [];
+    tracingConfig(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_TRACES_EXPORTER: 'zipkin', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', PORT: 'x' },
+      problems,
+    );
+    expect(problems).toEqual([
+      'OTEL_TRACES_EXPORTER must be otlp or none',
+      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/json (the only OTLP protocol this service sends)',
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, such as http://otel-collector:4318',
+    ]);
+  });
+
+  it('reads .env once, under the real environment', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-env-'));
+    writeFileSync(join(dir, '.env'), 'PETSTORE_ENV_FILE_TEST=from-file\nPETSTORE_ENV_REAL_TEST=from-file\n');
+    process.env.PETSTORE_ENV_REAL_TEST = 'real';
+    try {
+      readEnvFile(dir);
+      expect([process.env.PETSTORE_ENV_FILE_TEST, process.env.PETSTORE_ENV_REAL_TEST]).toEqual(['from-file', 'real']);
+      writeFileSync(join(dir, '.env'), 'PETSTORE_ENV_FILE_TEST=changed\n');
+      readEnvFile(dir);
+      expect(process.env.PETSTORE_ENV_FILE_TEST).toBe('from-file');
+    } finally {
+      delete process.env.PETSTORE_ENV_FILE_TEST;
+      delete process.env.PETSTORE_ENV_REAL_TEST;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the configuration through ConfigService and its typed getter, without reading process.env', async () => {
+    const config = loadConfig({ PORT: '8080' }, CWD);
+    process.env.PETSTORE_ENV_LEAK_TEST = 'x';
+    const module = await Test.createTestingModule({ imports: [configModule(config)] }).compile();
+    const service = module.get<ConfigService<AppConfig, true>>(ConfigService);
+    expect(service.get('http', { infer: true }).port).toBe(8080);
+    expect(service.get('PETSTORE_ENV_LEAK_TEST' as never)).toBeUndefined();
+    delete process.env.PETSTORE_ENV_LEAK_TEST;
+    await module.close();
   });
 });

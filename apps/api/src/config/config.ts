@@ -1,42 +1,53 @@
-import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { AuthConfig } from './groups/auth.config';
-import { DatabaseConfig } from './groups/database.config';
-import { EnvironmentConfig } from './groups/environment.config';
-import { HttpConfig } from './groups/http.config';
-import { LoggingConfig } from './groups/logging.config';
-import { MetricsConfig } from './groups/metrics.config';
-import { OpenApiConfig } from './groups/openapi.config';
-import { RateLimitConfig } from './groups/rate-limit.config';
 import { AppConfig, ConfigError, ConfigPurpose } from './app-config';
-import { crossVariableRules } from './production-rules';
-import { readGroup } from './read-group';
-import { tracingConfig } from './tracing-config';
+import { Environment } from './environment';
+import { productionDemands } from './production-rules';
+import { Variables, readEnvFile, readEnvironment } from './read-environment';
+import { tracingOf } from './tracing-config';
 
 export { APP_CONFIG, ConfigError } from './app-config';
 export type { AppConfig, ConfigPurpose } from './app-config';
 
-/** Loads `.env` (when present) under the real environment, then validates every variable at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), purpose: ConfigPurpose = 'service'): AppConfig {
-  if (env === process.env && existsSync(resolve(cwd, '.env'))) process.loadEnvFile(resolve(cwd, '.env'));
-  const problems: string[] = [];
-  const { nodeEnv } = readGroup(EnvironmentConfig, env, problems);
-  const config: AppConfig = {
-    nodeEnv,
-    http: readGroup(HttpConfig, env, problems),
-    database: readGroup(DatabaseConfig, env, problems),
-    auth: readGroup(AuthConfig, env, problems),
-    rateLimit: readGroup(RateLimitConfig, env, problems),
-    logging: readGroup(LoggingConfig, env, problems),
-    metrics: readGroup(MetricsConfig, env, problems),
-    tracing: tracingConfig(env, problems),
-    openApi: readGroup(OpenApiConfig, env, problems),
-    productionDemands: [],
-  };
-  // Defaults that depend on something else than the variable itself.
-  config.logging.level ??= nodeEnv === 'test' ? 'warn' : 'info';
-  if (!isAbsolute(config.database.dataDir)) config.database.dataDir = resolve(cwd, config.database.dataDir);
-  config.productionDemands = crossVariableRules(config, env, purpose, problems);
+/**
+ * The configuration from `env` (default: the process's, with `.env` read once under it), validated once:
+ * every invalid value and every production demand is thrown at once in a ConfigError.
+ */
+export function loadConfig(env: Variables = process.env, cwd = process.cwd(), purpose: ConfigPurpose = 'service'): AppConfig {
+  if (env === process.env) readEnvFile(cwd);
+  const { environment, problems } = readEnvironment(env);
+  const config = appConfigOf(environment, cwd);
+  config.productionDemands = productionDemands(config, purpose);
   if (problems.length > 0) throw new ConfigError([...problems, ...config.productionDemands]);
   return config;
+}
+
+function appConfigOf(environment: Environment, cwd: string): AppConfig {
+  const { NODE_ENV, DATA_DIR } = environment;
+  return {
+    nodeEnv: NODE_ENV,
+    http: {
+      host: environment.HOST,
+      port: environment.PORT,
+      drainDelayMs: environment.DRAIN_DELAY_MS,
+      corsOrigins: environment.CORS_ORIGINS,
+      requestTimeoutMs: environment.REQUEST_TIMEOUT_MS,
+      maxConnections: environment.MAX_CONNECTIONS,
+      keepAliveTimeoutMs: environment.KEEP_ALIVE_TIMEOUT_MS,
+      trustProxy: environment.TRUST_PROXY,
+    },
+    database: {
+      url: environment.DATABASE_URL,
+      dataDir: isAbsolute(DATA_DIR) ? DATA_DIR : resolve(cwd, DATA_DIR),
+      poolSize: environment.DATABASE_POOL_SIZE,
+      pooling: environment.DATABASE_POOLING,
+      directUrl: environment.DATABASE_DIRECT_URL,
+    },
+    auth: { apiKeys: environment.API_KEYS, cursorSecrets: environment.CURSOR_SECRET },
+    rateLimit: { perMinute: environment.RATE_LIMIT_PER_MINUTE, redisUrl: environment.REDIS_URL },
+    logging: { level: environment.LOG_LEVEL ?? (NODE_ENV === 'test' ? 'warn' : 'info'), format: environment.LOG_FORMAT },
+    metrics: { enabled: environment.METRICS_ENABLED, token: environment.METRICS_TOKEN },
+    tracing: tracingOf(environment),
+    openApi: { publicBaseUrl: environment.PUBLIC_BASE_URL, stagingBaseUrl: environment.STAGING_BASE_URL },
+    productionDemands: [],
+  };
 }

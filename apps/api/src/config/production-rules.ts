@@ -1,51 +1,30 @@
 import type { AppConfig, ConfigPurpose } from './app-config';
-import { apiKeyProblem, cursorSecretsLongEnough } from './groups/auth.config';
-import { isMetricsToken } from './groups/metrics.config';
-import type { Environment } from './read-group';
-import { secretCheck } from './secret-strength';
-import { CONFIG_VARIABLES, productionFix } from './variables';
-
-/** Development only: cursors then survive restarts. Production must set its own secret. */
-export const DEV_CURSOR_SECRET = 'petstore-development-cursor-secret-not-for-production';
+import { DEV_CURSOR_SECRET } from './secret-rules';
 
 /**
- * The rules across variables, once each group has passed its own. Adds their problems to `problems` and
- * returns what production still lacks (each with the command that fixes it); a missing CURSOR_SECRET
- * outside production gets the development one.
+ * What production still lacks (each with the command or form that fixes it). A missing CURSOR_SECRET
+ * outside production, or for the key tool (which signs no cursor), gets the development one.
  */
-export function crossVariableRules(config: AppConfig, env: Environment, purpose: ConfigPurpose, problems: string[]): string[] {
-  if ((env.DATABASE_DIRECT_URL || env.DATABASE_POOLING) && config.database.url === undefined) {
-    problems.push('DATABASE_POOLING and DATABASE_DIRECT_URL describe a PostgreSQL server: they need DATABASE_URL');
-  }
-  const { auth, metrics } = config;
-  const production = config.nodeEnv === 'production';
-  // Production's secrets must be random: the values this project publishes (.env.example, the
-  // development default) and guessable ones are refused, each named with the command that makes a good one.
-  const weaknessOf = secretCheck([DEV_CURSOR_SECRET, ...CONFIG_VARIABLES.flatMap((variable) => variable.example ?? [])]);
-  const strong = (subject: string, secret: string, fix: string | undefined) => {
-    const weakness = production ? weaknessOf(secret) : undefined;
-    if (weakness) problems.push(`${subject} ${weakness}: make one with \`${fix}\``);
-  };
-  auth.apiKeys.forEach((key, index) => {
-    if (apiKeyProblem(key, index) === undefined) strong(`API_KEYS entry ${index + 1}`, key, 'openssl rand -base64 32');
-  });
-  if (cursorSecretsLongEnough(auth.cursorSecrets)) {
-    auth.cursorSecrets.forEach((secret, index) => strong(`CURSOR_SECRET entry ${index + 1}`, secret, productionFix('CURSOR_SECRET')));
-  }
-  if (metrics.token !== undefined && isMetricsToken(metrics.token)) strong('METRICS_TOKEN', metrics.token, productionFix('METRICS_TOKEN'));
-
+export function productionDemands(config: AppConfig, purpose: ConfigPurpose): string[] {
+  const service = config.nodeEnv === 'production' && purpose === 'service';
   const demands: string[] = [];
-  if (auth.cursorSecrets.length === 0) {
-    if (production && purpose === 'service') {
-      demands.push(
-        `CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance. Make one with \`${productionFix('CURSOR_SECRET')}\``,
-      );
-    } else auth.cursorSecrets.push(DEV_CURSOR_SECRET);
-  }
-  // Refuse rather than serve the metrics to anyone: they describe traffic, keys' refusals and the database.
-  if (metrics.enabled && metrics.token === undefined && production && purpose === 'service') {
+  // The embedded PostgreSQL is for development, a first run and the tests.
+  if (service && config.database.url === undefined) {
     demands.push(
-      `METRICS_TOKEN is required in production while metrics are on: the bearer token Prometheus sends to GET /metrics. Make one with \`${productionFix('METRICS_TOKEN')}\` (or set METRICS_ENABLED=false)`,
+      'DATABASE_URL is required in production: the PostgreSQL server that keeps the data (the embedded PostgreSQL is for development, a first run and the tests). Set it to postgres://<user>:<password>@<host>:5432/<database>',
+    );
+  }
+  if (config.auth.cursorSecrets.length === 0) {
+    if (service)
+      demands.push(
+        'CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance. Make one with `openssl rand -base64 32`',
+      );
+    else config.auth.cursorSecrets.push(DEV_CURSOR_SECRET);
+  }
+  // Refused rather than served to anyone: the metrics describe traffic, keys' refusals and the database.
+  if (service && config.metrics.enabled && config.metrics.token === undefined) {
+    demands.push(
+      'METRICS_TOKEN is required in production while metrics are on: the bearer token Prometheus sends to GET /metrics. Make one with `openssl rand -hex 32` (or set METRICS_ENABLED=false)',
     );
   }
   return demands;

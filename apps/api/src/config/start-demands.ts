@@ -1,4 +1,4 @@
-import type { AppConfig } from './config';
+import type { AppConfig } from './app-config';
 
 /**
  * What production still lacks that is known without a database. When something is missing the start

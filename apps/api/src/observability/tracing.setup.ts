@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readEnvFile } from '../config/read-environment';
 import { tracingConfig } from '../config/tracing-config';
 import { tracing, urlAttributes } from './tracing';
 
@@ -8,7 +7,7 @@ import { tracing, urlAttributes } from './tracing';
  * Node's http module are loaded. Off unless the OTEL_* variables ask for traces (see tracingConfig);
  * then the SDK is loaded, and only then. A bad value is reported by loadConfig, which stops the start.
  */
-if (existsSync(resolve('.env'))) process.loadEnvFile(resolve('.env'));
+readEnvFile(); // once per process: loadConfig finds it read
 const problems: string[] = [];
 const config = tracingConfig(process.env, problems);
 if (config.enabled && problems.length === 0) start(config.serviceName, config.tracesUrl!);

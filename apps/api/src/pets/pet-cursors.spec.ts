@@ -33,7 +33,12 @@ describe('PetCursors', () => {
 
   it('requires CURSOR_SECRET in production, of at least 32 characters', () => {
     // Production refuses guessable secrets: random ones here.
-    const production = { NODE_ENV: 'production', API_KEYS: 'Hk4mQ9xT2vN7bR1pW6sZ3cL8fJ0dY5gA', METRICS_ENABLED: 'false' };
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/petstore',
+      API_KEYS: 'Hk4mQ9xT2vN7bR1pW6sZ3cL8fJ0dY5gA',
+      METRICS_ENABLED: 'false',
+    };
     const [strongNew, strongOld] = ['Qx7fN2pL9vR4tW8zK3mB6cY1hD5gJ0sA', 'Vd3kP8wE1rT6yU9iO2aS5fG7hJ4lZ0xC'];
     expect(loadConfig(production).productionDemands).toEqual([expect.stringMatching(/^CURSOR_SECRET is required in production/)]);
     expect(loadConfig(production).auth.cursorSecrets).toEqual([]);
