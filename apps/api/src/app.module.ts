@@ -4,6 +4,7 @@ import { AuthModule } from './auth/auth.module';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { ScopesGuard } from './auth/scopes.guard';
 import { APP_CONFIG, AppConfig } from './config/config';
+import { configModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';
 import { ENTITIES } from './entities';
@@ -23,6 +24,7 @@ export class AppModule {
       module: AppModule,
       global: true, // APP_CONFIG and DrainState are needed by feature modules
       imports: [
+        configModule(config), // ConfigService<AppConfig, true> for whoever prefers @nestjs/config's typed getter
         MetricsModule.forRoot(config), // global: every feature counts into it
         DatabaseModule.forRoot(database, config.database.poolSize, ENTITIES),
         AuthModule,
