@@ -1,6 +1,5 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, Matches } from 'class-validator';
-export { VARIABLES, type VariableDoc } from './rules';
 import {
   Doc,
   IntegerIn,
@@ -16,6 +15,8 @@ import {
   withoutTrailingSlash,
 } from './rules';
 import { SAMPLE_CURSOR_SECRET, SAMPLE_METRICS_TOKEN, Secret, apiKeyCheck, cursorSecretCheck, metricsTokenCheck } from './secret-rules';
+
+export { VARIABLES, type VariableDoc } from './rules';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -45,7 +46,10 @@ export class Environment {
 
   @Doc('comma-separated origins allowed to call the API from a browser; unset: CORS off', 'https://app.example.com')
   @list
-  @Matches(/^https?:\/\/[a-z0-9.-]+(:[0-9]+)?$/, { each: true, message: '$property entries must be origins such as https://app.example.com' })
+  @Matches(/^https?:\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]+)?$/, {
+    each: true,
+    message: '$property entries must be origins such as https://app.example.com',
+  })
   CORS_ORIGINS: string[] = [];
 
   @Doc('time allowed to receive a whole request (1000–300000)')
