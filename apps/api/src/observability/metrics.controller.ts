@@ -13,9 +13,7 @@ import { carriesToken } from './metrics-token';
  */
 @Injectable()
 export class MetricsTokenGuard implements CanActivate {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   canActivate(context: ExecutionContext): boolean {
     const token = this.config.metrics.token;

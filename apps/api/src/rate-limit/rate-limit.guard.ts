@@ -48,7 +48,15 @@ export class RateLimitGuard extends ThrottlerGuard {
     return `petstore:ratelimit:${keyId}`;
   }
 
-  protected override async handleRequest({ context, limit, ttl, throttler, blockDuration, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
+  protected override async handleRequest({
+    context,
+    limit,
+    ttl,
+    throttler,
+    blockDuration,
+    getTracker,
+    generateKey,
+  }: ThrottlerRequest): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const name = throttler.name ?? 'default';
     const key = generateKey(context, await getTracker(request, context), name);

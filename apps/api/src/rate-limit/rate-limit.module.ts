@@ -33,7 +33,12 @@ async function redisStorage(url: string, metrics: Metrics): Promise<RedisCircuit
   // Loaded only when Redis is configured: an instance without it never holds ioredis.
   const { ThrottlerStorageRedisService } = await import('@nest-lab/throttler-storage-redis');
   // Fail fast rather than queue: a count waits at most 500 ms, then the request goes through.
-  const storage = new ThrottlerStorageRedisService(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, commandTimeout: 500 });
+  const storage = new ThrottlerStorageRedisService(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    commandTimeout: 500,
+  });
   storage.redis.on('error', () => undefined); // failures are met, counted and logged by the counts themselves
   return new RedisCircuitStorage(storage, metrics.redis);
 }
