@@ -5,6 +5,8 @@ import { TcpProxy } from '../support/tcp-proxy';
 import { AUTH, TEST_KEY_ID, TestApp, startTestApp, useTestApp } from '../support/test-app';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The counter and the block of a key in @nest-lab/throttler-storage-redis, under the guard's key. */
+const redisKeys = (keyId: string) => [`{petstore:ratelimit:${keyId}:default}:hits`, `{petstore:ratelimit:${keyId}:default}:blocked`];
 
 describe.each([
   ['in memory', {}],
@@ -15,7 +17,7 @@ describe.each([
     if (env.REDIS_URL) {
       // The counters outlive a run for a minute: start this suite from zero.
       const redis = new Redis(env.REDIS_URL);
-      await redis.del(`petstore:ratelimit:default:${TEST_KEY_ID}`);
+      await redis.del(...redisKeys(TEST_KEY_ID));
       redis.disconnect();
     }
   });
@@ -61,7 +63,7 @@ describe.each([
     );
     if (env.REDIS_URL) {
       const redis = new Redis(env.REDIS_URL);
-      await redis.del(`petstore:ratelimit:default:${rows[0].id}`);
+      await redis.del(...redisKeys(rows[0].id));
       redis.disconnect();
     }
     const headers = { authorization: `Bearer ${readOnly}` };

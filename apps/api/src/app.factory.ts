@@ -2,10 +2,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
-import { ApiKeysService } from './auth/api-keys.service';
-import { bearerToken } from './auth/bearer-token';
-import { clientAddressKey } from './auth/client-address';
-import { FailureBudget } from './auth/failure-budget';
 import { AppModule } from './app.module';
 import { DeprecatedCalls } from './auth/deprecated-calls';
 import { AppConfig } from './config/config';
@@ -81,13 +77,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   installRequestMetrics(fastify, app.get(Metrics));
   installTracing(fastify);
   installLogFlushing(fastify, logger);
-  const [apiKeys, budget] = [app.get(ApiKeysService), app.get(FailureBudget)];
-  installJsonBodyParser(fastify, {
-    retryAfterSeconds: (request) => {
-      const seconds = budget.refusedFor(clientAddressKey(request.ip));
-      return seconds > 0 && apiKeys.classify(bearerToken(request.headers.authorization)) !== 'known' ? seconds : 0;
-    },
-  });
+  installJsonBodyParser(fastify, { retryAfterSeconds: () => 0 });
   installDeprecationHeaders(fastify);
   app.get(DeprecatedCalls).install(fastify);
   app.get(DrainState).attach(app.getHttpServer());

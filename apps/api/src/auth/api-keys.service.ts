@@ -1,99 +1,87 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { UnauthorizedError } from '@petstore/http-errors';
+import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, AppConfig, ConfigError } from '../config/config';
+import { Metrics } from '../observability/metrics';
 import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from './api-key';
-import { ApiKeyCache } from './api-key-cache';
-import { ApiKeyChangeListener } from './api-key-changes';
-import { ApiKeysRepository } from './api-keys.repository';
-import { PendingKeyTimes } from './pending-key-times';
+import { ApiKeysRepository, StoredKey } from './api-keys.repository';
 
-const USAGE_FLUSH_MS = 5_000;
+/** How long a look-up is trusted: every instance refuses a revoked key within 5 s. */
+const CACHE_TTL_MS = 3_000;
 const NO_KEY_DEMAND =
   'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again';
 
+const REFUSALS = {
+  expired: { message: 'The API key expired: send a current key', description: 'The access token expired' },
+  revoked: { message: 'The API key was revoked: send a current key', description: 'The access token was revoked' },
+} as const;
+
+/** A stored key no longer accepted: the answer says why (RFC 6750 error_description); an unknown key is just invalid. */
+export class ApiKeyRefusedError extends UnauthorizedError {
+  constructor(readonly reason: keyof typeof REFUSALS) {
+    super(REFUSALS[reason].message, true, REFUSALS[reason].description);
+  }
+}
+
 /**
- * Decides which keys are accepted. Keys from `API_KEYS` live in memory with every scope; issued keys
- * live in the database, looked up by digest through a bounded cache. In development a start with no
- * usable key anywhere creates one and prints it once; in production such a start fails.
+ * Decides which keys are accepted: `API_KEYS` entries (in memory, every scope), and issued keys, looked
+ * up by SHA-256 digest and cached for 3 s. In development a start with no usable key anywhere creates
+ * one and prints it once; in production such a start fails.
  */
 @Injectable()
-export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
+export class ApiKeysService implements OnModuleInit {
   private readonly logger = new Logger('ApiKeys');
   private readonly environmentKeys = new Map<string, ApiKeyPrincipal>();
-  private readonly lastUsed: PendingKeyTimes;
-  private flushTimer?: NodeJS.Timeout;
-  private lastDigest = { token: '', digest: '' };
+  /** Digest → stored key (false: none); concurrent look-ups of one digest share one query. */
+  private readonly cache = new LRUCache<string, StoredKey | false>({
+    max: 10_000,
+    ttl: CACHE_TTL_MS,
+    fetchMethod: (digest) => this.lookUp(digest),
+  });
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: ApiKeysRepository,
-    private readonly cache: ApiKeyCache,
-    /** Started once the keys are checked, stopped at shutdown; it feeds the cache (see API_KEY_CHANGES). */
-    private readonly changes: ApiKeyChangeListener,
-  ) {
-    this.lastUsed = new PendingKeyTimes((times) => this.keys.recordUsage(times), this.logger, 'when API keys were last used');
-  }
+    private readonly metrics: Metrics,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     for (const key of this.config.auth.apiKeys) {
+      // Named by its digest, not its position: reordering API_KEYS must not hand one key's records to another.
       const digest = hashApiKey(key);
-      // Named by its digest, not its position: reordering API_KEYS must not hand one key's idempotency
-      // records and log identity to another.
-      this.environmentKeys.set(digest, environmentPrincipal(digest));
+      const keyId = `env-${digest.slice(0, 16)}`;
+      this.environmentKeys.set(digest, { keyId, label: `API_KEYS entry ${keyId}`, scopes: API_KEY_SCOPES });
     }
-    // Production demands are reported at once: the configuration's own (CURSOR_SECRET) wait for this
-    // one, which only the database can answer.
+    // Reported with the configuration's own production demands, which wait for this one.
     const demands = [...this.config.productionDemands];
     if (this.environmentKeys.size === 0 && !(await this.ensureSomeKey())) demands.push(NO_KEY_DEMAND);
     if (demands.length > 0) throw new ConfigError(demands);
-    await this.changes.start();
-    this.flushTimer = setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS).unref();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.flushTimer);
-    await this.changes.stop();
-    await this.flushUsage();
-  }
-
-  /**
-   * The principal for a presented key, or undefined when no key has its digest. A key that exists but
-   * expired or was revoked throws ApiKeyRefusedError, which says so.
-   */
+  /** The principal of a usable key; undefined for an unknown one; ApiKeyRefusedError for a revoked or expired one. */
   async authenticate(token: string): Promise<ApiKeyPrincipal | undefined> {
-    const digest = this.digestOf(token);
+    const digest = hashApiKey(token);
     const fromEnvironment = this.environmentKeys.get(digest);
     if (fromEnvironment) return fromEnvironment;
-    // Cheap path: a token that cannot be one of ours never reaches the cache or the database.
-    if (!API_KEY_FORMAT.test(token)) return undefined;
-    const principal = await this.cache.get(digest);
-    if (principal) this.lastUsed.set(principal.keyId, new Date());
-    return principal;
+    if (!API_KEY_FORMAT.test(token)) return undefined; // cannot be an issued key: no look-up
+    const status: LRUCache.Status<string, StoredKey | false> = {};
+    const key = await this.cache.fetch(digest, { status });
+    (status.fetch === 'hit' ? this.metrics.keyCache.hit : this.metrics.keyCache.miss).inc();
+    if (!key) return undefined;
+    if (key.revokedAt) throw new ApiKeyRefusedError('revoked');
+    if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) throw new ApiKeyRefusedError('expired');
+    return key.principal;
   }
 
-  /**
-   * How a presented token is decided: `known`, accepted without a look-up (an `API_KEYS` entry, or an
-   * issued key the cache holds as usable); `lookup`, it needs the database; `refused`, it cannot be a key.
-   */
-  classify(token: string | undefined): 'known' | 'lookup' | 'refused' {
-    if (token === undefined) return 'refused';
-    const digest = this.digestOf(token);
-    if (this.environmentKeys.has(digest)) return 'known';
-    if (!API_KEY_FORMAT.test(token)) return 'refused';
-    return this.cache.holdsUsable(digest) ? 'known' : 'lookup';
-  }
-
-  /**
-   * The guard classifies a token and the strategy authenticates it in one synchronous run, so the
-   * last digest is the one asked for again: one SHA-256 a request instead of two (1.5 µs of a GET).
-   */
-  private digestOf(token: string): string {
-    if (this.lastDigest.token !== token) this.lastDigest = { token, digest: hashApiKey(token) };
-    return this.lastDigest.digest;
-  }
-
-  /** `last used` is written in batches, never once per request. */
-  private flushUsage(): Promise<void> {
-    return this.lastUsed.flush();
+  private async lookUp(digest: string): Promise<StoredKey | false> {
+    const key = await this.keys.findByDigest(digest);
+    // "last used" is written with each look-up: at most once per cache lifetime, never once a request.
+    if (key && !key.revokedAt) {
+      this.keys
+        .recordUsage(new Map([[key.principal.keyId, new Date()]]))
+        .catch((error: Error) => this.logger.warn(`Could not record when API key ${key.principal.keyId} was used: ${error.message}`));
+    }
+    return key ?? false;
   }
 
   /** False when production has no usable key (development creates one). */
@@ -109,10 +97,4 @@ export class ApiKeysService implements OnModuleInit, BeforeApplicationShutdown {
     );
     return true;
   }
-}
-
-/** The principal of an `API_KEYS` entry: `env-` and the first 16 hex digits of its SHA-256 digest. */
-function environmentPrincipal(digest: string): ApiKeyPrincipal {
-  const keyId = `env-${digest.slice(0, 16)}`;
-  return { keyId, label: `API_KEYS entry ${keyId}`, scopes: API_KEY_SCOPES };
 }

@@ -164,25 +164,18 @@ function formatTable(keys: ApiKeyRecord[]): string {
       k.id,
       k.label,
       k.scopes.join(','),
-      when(k.createdAt),
-      when(k.lastUsedAt),
-      when(k.expiresAt),
-      when(k.revokedAt),
+      ...[k.createdAt, k.lastUsedAt, k.expiresAt, k.revokedAt].map(when),
       k.replacedBy ?? '-',
       when(k.lastDeprecatedCallAt),
     ]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((cell, column) => cell.padEnd(widths[column]))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd();
+  return `${rows.map(line).join('\n')}\n`;
 }
 
 // The key alone goes to stdout (KEY=$(pnpm -s keys create …)): what the data layer logs goes to stderr.

@@ -1,33 +1,44 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { RedisCircuit } from '../auth/redis-circuit';
 import { AppConfig } from '../config/config';
 import { Metrics } from '../observability/metrics';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
-import { RedisThrottlerStorage } from './redis-throttler.storage';
+import { RedisCircuitStorage } from './redis-circuit';
 
 /**
- * Rate limiting per API key: RATE_LIMIT_PER_MINUTE requests a minute, counted in fixed windows of a
- * minute, in Redis when REDIS_URL is set (shared by all instances), else in memory. Imported only when
- * the limit is on; its guard (RateLimitGuard) is placed among the others by AppModule.
+ * Rate limiting per API key: RATE_LIMIT_PER_MINUTE requests a minute, in Redis when REDIS_URL is set
+ * (shared by all instances), else in memory. Imported only when the limit is on; AppModule places
+ * RateLimitGuard among the other guards.
  */
 @Module({})
 export class RateLimitModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const redisUrl = config.rateLimit.redisUrl;
     return {
       module: RateLimitModule,
       imports: [
-        // Global: RateLimitGuard, registered by AppModule, reads its options and storage.
         ThrottlerModule.forRootAsync({
           inject: [Metrics],
-          useFactory: (metrics: Metrics) => ({
+          useFactory: async (metrics: Metrics) => ({
             throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimit.perMinute }],
-            storage: config.rateLimit.redisUrl
-              ? new RedisThrottlerStorage(new RedisCircuit(config.rateLimit.redisUrl, 'RateLimit', metrics.redis))
-              : new MemoryThrottlerStorage(),
+            storage: redisUrl ? await redisStorage(redisUrl, metrics) : new MemoryThrottlerStorage(),
           }),
         }),
       ],
     };
   }
+}
+
+async function redisStorage(url: string, metrics: Metrics): Promise<RedisCircuitStorage> {
+  // Loaded only when Redis is configured: an instance without it never holds ioredis.
+  const { ThrottlerStorageRedisService } = await import('@nest-lab/throttler-storage-redis');
+  // Fail fast rather than queue: a count waits at most 500 ms, then the request goes through.
+  const storage = new ThrottlerStorageRedisService(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    commandTimeout: 500,
+  });
+  storage.redis.on('error', () => undefined); // failures are met, counted and logged by the counts themselves
+  return new RedisCircuitStorage(storage, metrics.redis);
 }
