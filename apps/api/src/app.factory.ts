@@ -12,9 +12,9 @@ import { clientErrorHandler } from './http/parser-errors';
 import { DrainState } from './http/drain';
 import { installCors } from './http/cors';
 import { addSecurityHeaders, installSecurityHeaders } from './http/security-headers';
-import { applyRequestTimeouts, serverLimits } from './http/server-limits';
-import { limitConnections } from './http/connection-limits';
-import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
+import { refuseRequestsWithoutHost } from './http/missing-host';
+import { limitServer, serverLimits } from './http/server-limits';
+import { closeUnreadBodies, installJsonBodyParser } from './http/json-body';
 import { PinoLoggerService, createLogger, installLogFlushing } from './logging/pino-logger';
 import { RequestLogger } from './logging/request-logger';
 import { installRequestLogging, logAnswer } from './logging/access-log';
@@ -28,14 +28,13 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   const logger = createLogger(config);
   let metrics: Metrics | undefined;
   const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT_BYTES,
     // Any id reaches the id rule (400 naming petId): the request line is bounded by the 16 KiB of headers.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors of the router come before any hook: they get the request id and security headers here,
     // and are logged and counted here.
     frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
-      addSecurityHeaders(reply);
+      addSecurityHeaders(request, reply);
       frameworkErrorHandler(error, request, reply);
       logAnswer(logger, request, reply);
       metrics?.observeRequest(request.method, undefined, reply.statusCode, reply.elapsedTime);
@@ -63,21 +62,22 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     logger: new PinoLoggerService(logger),
   });
   const fastify = app.getHttpAdapter().getInstance();
-  applyRequestTimeouts(app.getHttpServer(), config);
-  limitConnections(app.getHttpServer(), config.http.maxConnections);
+  limitServer(app.getHttpServer(), config);
   const routes = new RouteTable();
   // `*` is the CORS plugin's preflight route, not a path of the API.
   fastify.addHook('onRoute', (route) => {
     if (route.url !== '*') routes.add(route.method, route.url);
   });
-  installSecurityHeaders(app);
+  await installSecurityHeaders(app);
+  refuseRequestsWithoutHost(fastify);
   await installCors(app, config);
   installRequestLogging(fastify, logger);
   if (app.get(Metrics).enabled) metrics = app.get(Metrics);
   installRequestMetrics(fastify, app.get(Metrics));
   installTracing(fastify);
   installLogFlushing(fastify, logger);
-  installJsonBodyParser(fastify, { retryAfterSeconds: () => 0 });
+  installJsonBodyParser(fastify);
+  closeUnreadBodies(fastify);
   installDeprecationHeaders(fastify);
   app.get(DeprecatedCalls).install(fastify);
   app.get(DrainState).attach(app.getHttpServer());

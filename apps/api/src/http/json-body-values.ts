@@ -2,39 +2,32 @@ import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import { DomainError, ValidationFailedError } from '@petstore/http-errors';
 import type { FastifyRequest } from 'fastify';
 
-/**
- * A body that could not be accepted. It is handed to the route instead of failing at once, because
- * authentication is checked before anything about the body: the body pipe throws it after the guard.
- */
+/** A body refused by the content-type parser (json-body.ts): the refusal waits until the guards passed. */
 export class RejectedBody {
   constructor(readonly error: DomainError) {}
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The bytes of a JSON body, read but not parsed yet: parsing waits until the guards have passed. */
-export class UnparsedJson {
-  constructor(private readonly bytes: Buffer) {}
-
-  /** The JSON value, or the RejectedBody that says why there is none. */
-  parse(): unknown {
-    if (this.bytes.length === 0) {
-      return new RejectedBody(new ValidationFailedError([{ field: 'body', message: 'The request body is required' }]));
-    }
-    try {
-      return JSON.parse(utf8.decode(this.bytes));
-    } catch {
-      return new RejectedBody(new DomainError('malformed_json', 'The request body is not valid JSON (UTF-8)'));
-    }
+/**
+ * The JSON value of the request body, parsed now (after the guards) from the bytes the parser kept,
+ * and kept as the request's body for what reads it later (the idempotency hash). Throws the refusal
+ * of a body that cannot be taken; a request without a body gives undefined.
+ */
+export function readJsonBody(request: FastifyRequest): unknown {
+  const body = request.body;
+  if (body instanceof RejectedBody) throw body.error;
+  if (!Buffer.isBuffer(body)) return body;
+  if (body.length === 0) throw new ValidationFailedError([{ field: 'body', message: 'The request body is required' }]);
+  try {
+    request.body = JSON.parse(utf8.decode(body));
+  } catch {
+    throw new DomainError('malformed_json', 'The request body is not valid JSON (UTF-8)');
   }
+  return request.body;
 }
 
-/**
- * `@JsonBody(pipe)`: the request body, parsed now (after the guards) and kept as the request's body,
- * where later steps (the idempotency hash) read it.
- */
-export const JsonBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => {
-  const request = context.switchToHttp().getRequest<FastifyRequest>();
-  if (request.body instanceof UnparsedJson) request.body = request.body.parse();
-  return request.body;
-});
+/** `@JsonBody(pipe)`: the request's JSON body (see readJsonBody). */
+export const JsonBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown =>
+  readJsonBody(context.switchToHttp().getRequest<FastifyRequest>()),
+);

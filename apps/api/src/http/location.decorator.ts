@@ -1,10 +1,15 @@
-import { aroundHandler } from './around-handler';
+import { CallHandler, ExecutionContext, UseInterceptors } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { tap } from 'rxjs';
 
 /** Sets the Location header of an answer from the handler's result (a created resource's URL). */
 export function Location<T>(url: (result: T) => string): MethodDecorator {
-  return aroundHandler(async (_request, reply, handler) => {
-    const result = (await handler()) as T;
-    reply.header('location', url(result));
-    return result;
+  return UseInterceptors({
+    intercept: (context: ExecutionContext, next: CallHandler<T>) =>
+      next.handle().pipe(
+        tap((result) => {
+          context.switchToHttp().getResponse<FastifyReply>().header('location', url(result));
+        }),
+      ),
   });
 }

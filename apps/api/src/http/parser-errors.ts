@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_STATUS, ErrorCode, apiError } from '@petstore/contracts';
 import { REQUEST_ID_HEADER } from '../logging/request-id';
-import { securityHeaders } from './security-headers';
+import { PLAIN_SECURITY_HEADERS } from './security-headers';
 
 /**
  * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any request exists (a timeout,
@@ -16,7 +16,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const [code, message] = refusalOf(error.code);
   const body = JSON.stringify(apiError(code, message));
   const headers: Record<string, string | number> = {
-    ...securityHeaders(),
+    ...PLAIN_SECURITY_HEADERS,
     [REQUEST_ID_HEADER]: randomUUID(),
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),

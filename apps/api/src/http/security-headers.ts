@@ -1,66 +1,56 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import fastifyHelmet from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DomainError, mapError, sendError } from '@petstore/http-errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import { REQUEST_ID_HEADER } from '../logging/request-id';
 
 /**
- * Security headers (helmet's defaults: CSP, HSTS, nosniff, frame and referrer policies …) on every
- * answer, errors and docs included; Swagger UI loads only its own scripts, so the strict CSP holds.
- * What depends on TLS is sent only over TLS (see headersFor). Each set is computed once.
+ * Over plain HTTP, helmet's defaults without HSTS and `upgrade-insecure-requests`: those would send a
+ * browser at http://<any name but localhost> to an https that is not there (Swagger UI a blank page).
  */
-export function installSecurityHeaders(app: NestFastifyApplication): void {
+const PLAIN: HelmetOptions = { strictTransportSecurity: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } };
+/** Over TLS: helmet's defaults, HSTS and `upgrade-insecure-requests` included. */
+const TLS: HelmetOptions = { strictTransportSecurity: {}, contentSecurityPolicy: {} };
+
+/**
+ * Helmet's headers on every answer, errors and docs included (Swagger UI loads only its own scripts, so
+ * the strict CSP holds). A request that came over TLS (on the socket, or `X-Forwarded-Proto: https`
+ * from a TRUST_PROXY proxy: Fastify's request.protocol reads both) gets the TLS set.
+ */
+export async function installSecurityHeaders(app: NestFastifyApplication): Promise<void> {
+  await app.register(fastifyHelmet, PLAIN);
   app
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', (request, reply, done) => {
-      reply.headers(headersFor(request));
-      if (request.headers.host === undefined && request.raw.httpVersionMinor !== 0) return refuseWithoutHost(request, reply);
+      if (request.protocol === 'https') reply.helmet(TLS);
       done();
     });
 }
 
-/**
- * HTTP/1.1 requires Host (RFC 9112 §3.2): a request without it gets a 400 with the Error body and the
- * request id (Node's own answer had neither), and is logged and counted like every answer.
- */
-function refuseWithoutHost(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header(REQUEST_ID_HEADER, request.id);
-  sendError(reply, mapError(new DomainError('malformed_request', 'The request has no Host header'), request));
-}
+const plainHelmet = helmet(PLAIN);
+const tlsHelmet = helmet(TLS);
 
-/** The headers helmet's middleware sets with these options, collected once from a stand-in response. */
-function helmetHeaders(options?: HelmetOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const response = { setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = String(value)), removeHeader: () => undefined };
-  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => undefined);
-  return headers;
+/** The same headers on answers of Fastify's router, which come before any hook (frameworkErrors). */
+export function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  (request.protocol === 'https' ? tlsHelmet : plainHelmet)(request.raw, reply.raw, () => undefined);
 }
-
-/** Over TLS: helmet's defaults, HSTS and `upgrade-insecure-requests` included. */
-const TLS_HEADERS = helmetHeaders();
-/**
- * Over plain HTTP: `upgrade-insecure-requests` would make a browser at http://<any name but localhost>
- * fetch every asset over an https that is not there (Swagger UI a blank page), and HSTS is not true of
- * a plain connection (browsers ignore it there anyway).
- */
-const PLAIN_HEADERS = helmetHeaders({ strictTransportSecurity: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
 
 /**
- * The set for how this request reached us: TLS on the socket, or `X-Forwarded-Proto: https` from a
- * proxy listed in TRUST_PROXY that terminated TLS (Fastify's request.protocol reads both).
+ * The plain set as literal headers, for what Node's HTTP parser refuses: that answer is written to the
+ * socket before any request or response exists for helmet to run on (see parser-errors.ts).
  */
-function headersFor(request: FastifyRequest): Record<string, string> {
-  return request.protocol === 'https' ? TLS_HEADERS : PLAIN_HEADERS;
-}
-
-/** The headers for answers written outside Fastify (see parser-errors.ts): a raw socket, read as plain HTTP. */
-export function securityHeaders(): Record<string, string> {
-  return PLAIN_HEADERS;
-}
-
-/** The same headers for answers written before any hook runs (router errors). */
-export function addSecurityHeaders(reply: FastifyReply): void {
-  reply.headers(headersFor(reply.request));
-}
+export const PLAIN_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';img-src 'self' data:;" +
+    "object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'SAMEORIGIN',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};

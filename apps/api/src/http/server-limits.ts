@@ -1,9 +1,20 @@
 import type { Server } from 'node:http';
+import type { FastifyHttpOptions } from 'fastify';
 import { AppConfig } from '../config/config';
 
-/** Header and time limits of the HTTP server, so that a slow or huge request cannot hold it. */
+/** The largest request body read, in bytes (json-body.ts answers 413 above it). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Requests one connection may carry: then Node answers with `Connection: close` and the client
+ * reconnects, so no single connection holds the process for ever.
+ */
+const MAX_REQUESTS_PER_SOCKET = 10_000;
+
+/** Fastify's own bounds of the HTTP server, so that a slow or huge request cannot hold it. */
 export function serverLimits(config: AppConfig) {
   return {
+    bodyLimit: BODY_LIMIT_BYTES,
     // The whole request (headers and body) must arrive within this time, or the server answers 408.
     requestTimeout: config.http.requestTimeoutMs,
     // A socket with no activity at all is closed after this.
@@ -12,22 +23,23 @@ export function serverLimits(config: AppConfig) {
     // (HAProxy's `timeout http-keep-alive`, Node's agent: 4-5 s): the client closes first, so the server
     // never closes a connection just as a request is sent on it (a reset, "other side closed").
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    maxRequestsPerSocket: MAX_REQUESTS_PER_SOCKET,
     http: {
       maxHeaderSize: 16 * 1024,
-      // A request without Host is answered in installSecurity's hook, with the Error body, not Node's bare 400.
+      // A request without Host gets the Error body (missing-host.ts), not Node's bare 400.
       requireHostHeader: false,
       // How often Node checks requestTimeout / headersTimeout (its default is 30 s).
       connectionsCheckingInterval: 1000,
     },
-  };
+  } satisfies FastifyHttpOptions<Server>;
 }
 
 /**
- * Makes REQUEST_TIMEOUT_MS hold for the body too. Fastify sets requestTimeout only after Node's server
- * exists, so Node kept its 60 s headersTimeout above it and the body of a request had no bound that
- * held: a body sent a byte at a time kept the connection for minutes.
+ * Node's bounds that Fastify has no option for, set on the server it created: connections beyond
+ * MAX_CONNECTIONS are closed as they arrive, and the headers must arrive within REQUEST_TIMEOUT_MS too
+ * (Node's 60 s default would otherwise stand above it).
  */
-export function applyRequestTimeouts(server: Server, config: AppConfig): void {
-  server.requestTimeout = config.http.requestTimeoutMs;
+export function limitServer(server: Server, config: AppConfig): void {
+  server.maxConnections = config.http.maxConnections;
   server.headersTimeout = config.http.requestTimeoutMs;
 }

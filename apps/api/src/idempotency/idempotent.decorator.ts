@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { CallHandler, ExecutionContext, UseInterceptors } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { defer, lastValueFrom } from 'rxjs';
 import type { Statement } from '../database/database';
-import { aroundHandler } from '../http/around-handler';
+import { readJsonBody } from '../http/json-body-values';
 
 /** What runs a keyed request once per key: IdempotentRequests (declared here, so that neither file imports the other). */
 export interface IdempotentRunner {
@@ -17,15 +19,21 @@ export function registerIdempotentRequests(server: FastifyInstance, requests: Id
 
 /**
  * Route configuration: a POST with an Idempotency-Key runs once per key and replays its answer (see
- * IdempotentRequests). Runs after authentication and body validation, around the handler; write it
+ * IdempotentRequests). Runs after authentication and body parsing, around the handler; write it
  * above any decorator that sets a header the replay must repeat (Location). The route's service
  * stores its effect with a statement from `recordingAnswer`, under `idempotencyClaim()`.
  */
 export function Idempotent(): MethodDecorator {
-  return aroundHandler((request, reply, handler) => {
-    const requests = perServer.get(request.server);
-    if (!requests) throw new Error('@Idempotent() on a route of an app without the IdempotencyModule');
-    return requests.run(request, reply, handler);
+  return UseInterceptors({
+    intercept: (context: ExecutionContext, next: CallHandler) => {
+      const request = context.switchToHttp().getRequest<FastifyRequest>();
+      const requests = perServer.get(request.server);
+      if (!requests) throw new Error('@Idempotent() on a route of an app without the IdempotencyModule');
+      // Interceptors run before the parameters are read: the body is hashed, so it is parsed here.
+      readJsonBody(request);
+      const reply = context.switchToHttp().getResponse<FastifyReply>();
+      return defer(() => requests.run(request, reply, () => lastValueFrom(next.handle())));
+    },
   });
 }
 

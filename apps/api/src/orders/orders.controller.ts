@@ -4,12 +4,7 @@ import { DomainError } from '@petstore/http-errors';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrorResponses } from '../docs/openapi.decorators';
 
-export class OrdersNotImplementedError extends DomainError {
-  constructor() {
-    super('not_implemented', 'GET /v1/store/orders is not implemented yet: its behaviour is not specified');
-  }
-}
-
+/** Declared so that the document and the scopes name it; its behaviour is not specified yet. */
 @ApiTags('store')
 @ApiBearerAuth('apiKey')
 @Controller('store/orders')
@@ -24,6 +19,6 @@ export class OrdersController {
   @ApiExtension('x-stability', 'experimental')
   @ApiErrorResponses(501)
   list(): never {
-    throw new OrdersNotImplementedError();
+    throw new DomainError('not_implemented', 'GET /v1/store/orders is not implemented yet: its behaviour is not specified');
   }
 }
