@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Logger } from 'nestjs-pino';
 import { GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
 import { ApiKeysService } from './auth/api-keys.service';
 import { bearerToken } from './auth/bearer-token';
@@ -19,17 +20,15 @@ import { addSecurityHeaders, installSecurityHeaders } from './http/security-head
 import { applyRequestTimeouts, serverLimits } from './http/server-limits';
 import { limitConnections } from './http/connection-limits';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
-import { PinoLoggerService, createLogger, installLogFlushing } from './logging/pino-logger';
-import { RequestLogger } from './logging/request-logger';
-import { installRequestLogging, logAnswer } from './logging/access-log';
-import { REQUEST_ID_HEADER, requestIdOf } from './logging/request-id';
+import { errorLogger } from './logging/error-logger';
+import { installRequestFields, logRequest } from './logging/request-fields';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './logging/request-id';
 import { Metrics } from './observability/metrics';
 import { installRequestMetrics } from './observability/metrics.module';
 import { installTracing } from './observability/tracing';
 
 /** Builds the whole application, initialised but not listening: used by main and by the tests alike. */
 export async function createApp(config: AppConfig, database: DatabaseTarget): Promise<NestFastifyApplication> {
-  const logger = createLogger(config);
   let metrics: Metrics | undefined;
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
@@ -41,7 +40,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
       reply.header(REQUEST_ID_HEADER, request.id);
       addSecurityHeaders(reply);
       frameworkErrorHandler(error, request, reply);
-      logAnswer(logger, request, reply);
+      logRequest(request, reply, config.auth.apiKeys);
       metrics?.observeRequest(request.method, undefined, reply.statusCode, reply.elapsedTime);
     },
     // What Node's HTTP parser refuses gets the Error body too.
@@ -49,13 +48,8 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     // Requests that still arrive on an open connection while the server closes are served (with
     // Connection: close): refusing them would fail a request the balancer had already sent.
     return503OnClosing: false,
-    genReqId: requestIdOf,
-    // Fastify logs through our pino, but its per-request child logger is skipped (request.log is the
-    // app's logger: a child per request costs more than the rest of a cached-key GET), and its own
-    // request lines are off: installRequestLogging writes one line per request with the id in it.
-    loggerInstance: logger,
-    childLoggerFactory: (parent: FastifyBaseLogger) => parent,
-    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    // Fastify's own logger stays off: nestjs-pino (pino-http) writes the request lines, with this id.
+    genReqId: requestIdGenerator(config.auth.apiKeys),
     ...serverLimits(config),
     // The client address (failed-authentication limits, logs) comes from X-Forwarded-For only when the
     // peer is one of these proxies.
@@ -64,8 +58,9 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
     bodyParser: false,
     abortOnError: false,
-    logger: new PinoLoggerService(logger),
+    bufferLogs: true,
   });
+  app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   applyRequestTimeouts(app.getHttpServer(), config);
   limitConnections(app.getHttpServer(), config.http.maxConnections);
@@ -76,11 +71,10 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   });
   installSecurityHeaders(app);
   await installCors(app, config);
-  installRequestLogging(fastify, logger);
+  installRequestFields(fastify, config.auth.apiKeys);
   if (app.get(Metrics).enabled) metrics = app.get(Metrics);
   installRequestMetrics(fastify, app.get(Metrics));
   installTracing(fastify);
-  installLogFlushing(fastify, logger);
   const [apiKeys, budget] = [app.get(ApiKeysService), app.get(FailureBudget)];
   installJsonBodyParser(fastify, {
     retryAfterSeconds: (request) => {
@@ -93,7 +87,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.get(DrainState).attach(app.getHttpServer());
   // Health and metrics endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
-  app.useGlobalFilters(new GlobalExceptionFilter(new RequestLogger('Errors'), routes));
+  app.useGlobalFilters(new GlobalExceptionFilter(errorLogger('Errors'), routes));
   setupSwagger(app, config);
   await app.init();
   return app;

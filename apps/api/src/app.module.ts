@@ -1,5 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { ScopesGuard } from './auth/scopes.guard';
@@ -8,6 +9,7 @@ import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';
 import { ENTITIES } from './entities';
 import { HealthModule } from './health/health.module';
+import { loggerParams } from './logging/logger.options';
 import { MetricsModule } from './observability/metrics.module';
 import { DrainState } from './http/drain';
 import { OrdersModule } from './orders/orders.module';
@@ -23,6 +25,7 @@ export class AppModule {
       module: AppModule,
       global: true, // APP_CONFIG and DrainState are needed by feature modules
       imports: [
+        LoggerModule.forRoot(loggerParams(config)),
         MetricsModule.forRoot(config), // global: every feature counts into it
         DatabaseModule.forRoot(database, config.database.poolSize, ENTITIES),
         AuthModule,

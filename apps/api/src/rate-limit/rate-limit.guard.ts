@@ -1,10 +1,9 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { getOptionsToken, getStorageToken, type ThrottlerModuleOptions, type ThrottlerOptions, type ThrottlerStorage } from '@nestjs/throttler';
 import { RateLimitedError } from '@petstore/http-errors';
 import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { RedisUnavailableError } from '../auth/redis-circuit';
-import { RequestLogger } from '../logging/request-logger';
 import { Metrics } from '../observability/metrics';
 
 /**
@@ -18,7 +17,7 @@ import { Metrics } from '../observability/metrics';
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  private readonly failures = new RequestLogger('RateLimit');
+  private readonly failures = new Logger('RateLimit');
   private readonly throttler: ThrottlerOptions;
 
   constructor(
@@ -43,7 +42,7 @@ export class RateLimitGuard implements CanActivate {
       // Fail open: the limiter must not take the API down with it. An outage is logged once, by the
       // request that met it (the circuit logs its end), not once per request.
       if (!(error instanceof RedisUnavailableError)) throw error;
-      if (error.outageStarted) this.failures.warn(`rate limit not checked, ${error.message}`, request.id);
+      if (error.outageStarted) this.failures.warn(`rate limit not checked, ${error.message}`);
       return true;
     }
     const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;
