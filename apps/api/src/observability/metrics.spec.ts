@@ -59,7 +59,12 @@ describe('Metrics', () => {
 
   it('exports prom-client’s default process metrics', async () => {
     const text = await new Metrics(true).render();
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds'])
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+    ])
       expect(text).toContain(`\n${name} `);
   });
 
