@@ -9,7 +9,7 @@ import { REQUEST_ID_HEADER } from './request-id';
  * pino-http sees Node's request, not Fastify's: the route template and the key Fastify's request carries
  * are looked up here when the line is written. Entries go with their request (a WeakMap).
  */
-const fastifyRequests = new WeakMap<IncomingMessage, FastifyRequest>();
+const fastifyRequests = new WeakMap<IncomingMessage, FastifyRequest & { apiKey?: { keyId: string } }>();
 /** The requests pino-http's middleware saw: Nest runs it on /v1/* and on the routes outside the prefix. */
 const seen = new WeakSet<IncomingMessage>();
 
@@ -36,7 +36,7 @@ export function requestLevel(status: number): 'error' | 'info' {
 
 /** What a request line says beyond pino-http's own fields: the matched route and the API key's id. */
 export function requestFields(raw: IncomingMessage): { route?: string; keyId?: string } {
-  const request = fastifyRequests.get(raw) as (FastifyRequest & { apiKey?: { keyId: string } }) | undefined;
+  const request = fastifyRequests.get(raw);
   return { route: request?.routeOptions.url, keyId: request?.apiKey?.keyId };
 }
 
