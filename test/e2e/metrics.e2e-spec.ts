@@ -221,7 +221,7 @@ describe('GET /metrics with METRICS_ENABLED=false (e2e)', () => {
   });
 });
 
-describe('refusals counted by the limiters (e2e)', () => {
+describe('refusals counted by the limiter (e2e)', () => {
   const api = useTestApp({ METRICS_TOKEN, RATE_LIMIT_PER_MINUTE: '2' });
 
   it('counts a 429 of the per-key quota', async () => {

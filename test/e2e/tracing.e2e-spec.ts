@@ -120,13 +120,14 @@ describe('OpenTelemetry traces (built service, OTLP/HTTP receiver in the test)',
       'url.path': `/v1/pets/${created.id}`,
       'url.query': 'access_token=REDACTED',
     });
-    const statement = spans.find((span) => span.name === 'pets_get')!;
-    expect(statement).toMatchObject({ kind: CLIENT, parentSpanId: server.spanId, serviceName: 'petstore-e2e' });
-    expect(statement.attributes).toEqual({
+    // The pg instrumentation's span: its own name and connection attributes, the parameterised text, no values.
+    const statement = spans.find((span) => span.kind === CLIENT)!;
+    expect(statement).toMatchObject({ name: expect.stringMatching(/^pg\.query:/), parentSpanId: server.spanId, serviceName: 'petstore-e2e' });
+    expect(statement.attributes).toMatchObject({
       'db.system.name': 'postgresql',
-      'db.operation.name': 'SELECT',
-      'db.query.text': 'SELECT id, name, category_id, status FROM pets WHERE id = $1',
+      'db.query.text': expect.stringMatching(/^\s*SELECT\b[\s\S]*\bFROM\W+pets\b[\s\S]*\$1/),
     });
+    expect(Object.keys(statement.attributes).filter((name) => name.includes('values'))).toEqual([]);
     expect(spans).toHaveLength(2);
     expect(receiver.contentTypes[0]).toBe('application/json');
   });

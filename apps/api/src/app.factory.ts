@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Logger } from 'nestjs-pino';
 import { GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
 import { AppModule } from './app.module';
 import { DeprecatedCalls } from './auth/deprecated-calls';
@@ -15,17 +16,15 @@ import { addSecurityHeaders, installSecurityHeaders } from './http/security-head
 import { refuseRequestsWithoutHost } from './http/missing-host';
 import { limitServer, serverLimits } from './http/server-limits';
 import { closeUnreadBodies, installJsonBodyParser } from './http/json-body';
-import { PinoLoggerService, createLogger, installLogFlushing } from './logging/pino-logger';
-import { RequestLogger } from './logging/request-logger';
-import { installRequestLogging, logAnswer } from './logging/access-log';
-import { REQUEST_ID_HEADER, requestIdOf } from './logging/request-id';
+import { errorLogger } from './logging/error-logger';
+import { installRequestFields, logRequest } from './logging/request-fields';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './logging/request-id';
 import { Metrics } from './observability/metrics';
 import { installRequestMetrics } from './observability/metrics.module';
 import { installTracing } from './observability/tracing';
 
 /** Builds the whole application, initialised but not listening: used by main and by the tests alike. */
 export async function createApp(config: AppConfig, database: DatabaseTarget): Promise<NestFastifyApplication> {
-  const logger = createLogger(config);
   let metrics: Metrics | undefined;
   const adapter = new FastifyAdapter({
     // Any id reaches the id rule (400 naming petId): the request line is bounded by the 16 KiB of headers.
@@ -36,7 +35,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
       reply.header(REQUEST_ID_HEADER, request.id);
       addSecurityHeaders(request, reply);
       frameworkErrorHandler(error, request, reply);
-      logAnswer(logger, request, reply);
+      logRequest(request, reply, config.auth.apiKeys);
       metrics?.observeRequest(request.method, undefined, reply.statusCode, reply.elapsedTime);
     },
     // What Node's HTTP parser refuses gets the Error body too.
@@ -44,13 +43,8 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     // Requests that still arrive on an open connection while the server closes are served (with
     // Connection: close): refusing them would fail a request the balancer had already sent.
     return503OnClosing: false,
-    genReqId: requestIdOf,
-    // Fastify logs through our pino, but its per-request child logger is skipped (request.log is the
-    // app's logger: a child per request costs more than the rest of a cached-key GET), and its own
-    // request lines are off: installRequestLogging writes one line per request with the id in it.
-    loggerInstance: logger,
-    childLoggerFactory: (parent: FastifyBaseLogger) => parent,
-    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    // Fastify's own logger stays off: nestjs-pino (pino-http) writes the request lines, with this id.
+    genReqId: requestIdGenerator(config.auth.apiKeys),
     ...serverLimits(config),
     // The client address (failed-authentication limits, logs) comes from X-Forwarded-For only when the
     // peer is one of these proxies.
@@ -59,8 +53,9 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
     bodyParser: false,
     abortOnError: false,
-    logger: new PinoLoggerService(logger),
+    bufferLogs: true,
   });
+  app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   limitServer(app.getHttpServer(), config);
   const routes = new RouteTable();
@@ -71,11 +66,10 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   await installSecurityHeaders(app);
   refuseRequestsWithoutHost(fastify);
   await installCors(app, config);
-  installRequestLogging(fastify, logger);
+  installRequestFields(fastify, config.auth.apiKeys);
   if (app.get(Metrics).enabled) metrics = app.get(Metrics);
   installRequestMetrics(fastify, app.get(Metrics));
   installTracing(fastify);
-  installLogFlushing(fastify, logger);
   installJsonBodyParser(fastify);
   closeUnreadBodies(fastify);
   installDeprecationHeaders(fastify);
@@ -83,7 +77,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.get(DrainState).attach(app.getHttpServer());
   // Health and metrics endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
-  app.useGlobalFilters(new GlobalExceptionFilter(new RequestLogger('Errors'), routes));
+  app.useGlobalFilters(new GlobalExceptionFilter(errorLogger('Errors'), routes));
   setupSwagger(app, config);
   await app.init();
   return app;

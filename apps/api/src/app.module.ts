@@ -1,5 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { ScopesGuard } from './auth/scopes.guard';
@@ -9,6 +10,7 @@ import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';
 import { ENTITIES } from './entities';
 import { HealthModule } from './health/health.module';
+import { loggerParams } from './logging/logger.options';
 import { MetricsModule } from './observability/metrics.module';
 import { DrainState } from './http/drain';
 import { OrdersModule } from './orders/orders.module';
@@ -25,6 +27,7 @@ export class AppModule {
       global: true, // APP_CONFIG and DrainState are needed by feature modules
       imports: [
         configModule(config), // ConfigService<AppConfig, true> for whoever prefers @nestjs/config's typed getter
+        LoggerModule.forRoot(loggerParams(config)),
         MetricsModule.forRoot(config), // global: every feature counts into it
         DatabaseModule.forRoot(database, config.database.poolSize, ENTITIES),
         AuthModule,

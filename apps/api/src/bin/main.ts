@@ -1,4 +1,4 @@
-import '../observability/tracing.setup'; // first: traces need http instrumented before it loads
+import '../observability/tracing.setup'; // first: OpenTelemetry's NodeSDK patches http and pg as they load
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from '../app.factory';

@@ -7,7 +7,6 @@ import { DATABASE_TARGET, DatabaseTarget } from './database.options';
 import { DiskSpace } from './disk-space';
 import { openedPool } from './pool-keeping-driver';
 import { Metrics } from '../observability/metrics';
-import { endWithError, startStatementSpan, tracing } from '../observability/tracing';
 
 /** One fixed parameterised SQL statement; `name` identifies it where it can be prepared once per connection. */
 export interface Statement {
@@ -73,20 +72,17 @@ export class Database {
     return this.disk?.shortage();
   }
 
-  /** The rows `statement` returns for `values`; timed by statement name (metrics) and traced as a span of its own. */
+  /** The rows `statement` returns for `values`; timed by statement name (metrics; its span is the pg instrumentation's). */
   async rows<R extends QueryResultRow>(statement: Statement, values: unknown[]): Promise<R[]> {
-    if (!this.metrics?.enabled && !tracing.enabled) return this.run<R>(statement, values);
-    const timing = this.metrics?.statement(statement.name);
-    const span = tracing.enabled ? startStatementSpan(statement) : undefined;
+    if (!this.metrics?.enabled) return this.run<R>(statement, values);
+    const timing = this.metrics.statement(statement.name);
     const started = performance.now();
     try {
       const rows = await this.run<R>(statement, values);
-      timing?.ok.observe((performance.now() - started) / 1000);
-      span?.end();
+      timing.ok.observe((performance.now() - started) / 1000);
       return rows;
     } catch (error) {
-      timing?.error.observe((performance.now() - started) / 1000);
-      if (span) endWithError(span, error);
+      timing.error.observe((performance.now() - started) / 1000);
       throw error;
     }
   }

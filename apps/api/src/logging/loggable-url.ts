@@ -1,4 +1,4 @@
-import { redactKeys } from '../auth/redact-keys';
+import { redactSecrets } from './redact';
 
 /** The API's own query parameters, as the features declare them (`logQueryValues`). */
 const KNOWN_PARAMETERS = new Set<string>();
@@ -10,16 +10,16 @@ const MAX_PARAMETERS = 8;
  * A request URL as it may go into a log line: a client can put anything in a URL, a key included
  * (`?access_token=…`), and make it 16 KB long. The path is cut at 200 characters; the values of the
  * API's own query parameters are kept (cut at 64), those of any other parameter are replaced by `…`,
- * and at most 8 parameters are written. Anything shaped like a key is written `pet_…` wherever it is
- * (a parameter's name, the path, a kept value), before anything is cut.
+ * and at most 8 parameters are written. Anything shaped like a key, and any API_KEYS entry, is redacted
+ * wherever it is (a parameter's name, the path, a kept value), before anything is cut.
  */
-export function loggableUrl(url: string): string {
+export function loggableUrl(url: string, apiKeys: readonly string[] = []): string {
   const question = url.indexOf('?');
-  const path = cut(redactKeys(question === -1 ? url : url.slice(0, question)), MAX_PATH);
+  const path = cut(redactSecrets(question === -1 ? url : url.slice(0, question), apiKeys), MAX_PATH);
   if (question === -1) return path;
   const pairs = url.slice(question + 1).split('&');
   const shown = pairs.slice(0, MAX_PARAMETERS).map((raw) => {
-    const pair = redactKeys(raw);
+    const pair = redactSecrets(raw, apiKeys);
     const equals = pair.indexOf('=');
     const name = equals === -1 ? pair : pair.slice(0, equals);
     if (!KNOWN_PARAMETERS.has(name)) return `${cut(name, MAX_VALUE)}=…`;

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { redactSecrets } from './redact';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const ACCEPTED = /^[A-Za-z0-9._-]{1,128}$/;
 
 /**
  * Fastify's `genReqId`: an incoming X-Request-Id that is safe to log and echo is kept, anything else
- * is replaced by a new UUID.
+ * (a key among them: an id is logged and echoed) is replaced by a new UUID. pino-http reuses the id.
  */
-export function requestIdOf(raw: IncomingMessage): string {
-  const incoming = raw.headers[REQUEST_ID_HEADER];
-  return typeof incoming === 'string' && ACCEPTED.test(incoming) ? incoming : randomUUID();
+export function requestIdGenerator(apiKeys: readonly string[]): (raw: IncomingMessage) => string {
+  return (raw) => {
+    const incoming = raw.headers[REQUEST_ID_HEADER];
+    return typeof incoming === 'string' && ACCEPTED.test(incoming) && redactSecrets(incoming, apiKeys) === incoming ? incoming : randomUUID();
+  };
 }

@@ -1,29 +1,19 @@
-import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { context } from '@opentelemetry/api';
+import type { FastifyInstance } from 'fastify';
 import { redactKeys } from '../auth/redact-keys';
 import { routeLabel } from './route-label';
 
-/**
- * Whether traces are on in this process: set once by tracing.setup, before the app's modules load.
- * Every hook below is skipped while it is false, so traces off cost one branch per statement.
- */
+/** Whether traces are on in this process: set once by tracing.setup, before the app's modules load. */
 export const tracing = { enabled: false, flush: (): Promise<void> => Promise.resolve() };
-
-export type TracedRequest = FastifyRequest & { traceId?: string };
-
-const tracer = trace.getTracer('petstore-api');
-
-/** What a span says of a statement (the database layer's `Statement`, declared here so that neither imports the other). */
-interface TracedStatement {
-  readonly name: string;
-  readonly text: string;
-}
-const queryTexts = new WeakMap<TracedStatement, string>();
 
 /**
  * The HTTP instrumentation opens the request's span before Fastify routes it. Once the route is known,
- * this names the span after its template (`GET /v1/pets/{petId}`, through the instrumentation's route
- * metadata) and keeps the trace id for the request's log line. Spans are flushed when the server closes.
+ * this names the span after its template as the OpenAPI document spells it (`GET /v1/pets/{petId}`),
+ * through the instrumentation's route metadata. Spans are flushed when the server closes.
+ *
+ * Not @fastify/otel: it adds a span per request (and per hook and handler) under the server span, names
+ * routes in Fastify's syntax (`/v1/pets/:petId`), and writes the raw URL, query and keys included, as
+ * its span's `url.path`; the route is all the server span needed from Fastify.
  */
 export function installTracing(fastify: FastifyInstance): void {
   if (!tracing.enabled) return;
@@ -31,39 +21,12 @@ export function installTracing(fastify: FastifyInstance): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand
   const { RPCType, getRPCMetadata } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   fastify.addHook('onRequest', (request, _reply, done) => {
-    const active = context.active();
     const template = request.routeOptions.url;
-    const metadata = getRPCMetadata(active);
+    const metadata = getRPCMetadata(context.active());
     if (template && metadata?.type === RPCType.HTTP) metadata.route = routeLabel(template);
-    const spanContext = trace.getSpan(active)?.spanContext();
-    if (spanContext && trace.isSpanContextValid(spanContext)) (request as TracedRequest).traceId = spanContext.traceId;
     done();
   });
   fastify.addHook('onClose', async () => tracing.flush());
-}
-
-/**
- * A child span of the request's for one statement: its name, and its parameterised text. The values
- * are never recorded (they carry what clients sent, key digests among them).
- */
-export function startStatementSpan(statement: TracedStatement): Span {
-  let text = queryTexts.get(statement);
-  if (text === undefined) {
-    text = statement.text.replace(/\s+/g, ' ').trim();
-    queryTexts.set(statement, text);
-  }
-  return tracer.startSpan(statement.name, {
-    kind: SpanKind.CLIENT,
-    attributes: { 'db.system.name': 'postgresql', 'db.operation.name': text.split(' ', 1)[0].toUpperCase(), 'db.query.text': text },
-  });
-}
-
-/** Only the SQLSTATE: a driver's message may quote a value the statement was given. */
-export function endWithError(span: Span, error: unknown): void {
-  const code = (error as { code?: unknown }).code;
-  span.setAttribute('error.type', typeof code === 'string' ? code : 'error');
-  span.setStatus({ code: SpanStatusCode.ERROR });
-  span.end();
 }
 
 const MAX_PATH = 200;

@@ -1,4 +1,4 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -11,7 +11,6 @@ import {
 import { RateLimitedError } from '@petstore/http-errors';
 import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
-import { RequestLogger } from '../logging/request-logger';
 import { Metrics } from '../observability/metrics';
 import { RedisUnavailableError } from './redis-circuit';
 
@@ -23,7 +22,7 @@ import { RedisUnavailableError } from './redis-circuit';
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  private readonly failures = new RequestLogger('RateLimit');
+  private readonly failures = new Logger('RateLimit');
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -67,7 +66,7 @@ export class RateLimitGuard extends ThrottlerGuard {
       // Fail open: the limiter must not take the API down with it. An outage is logged once, by the
       // request that met it, not once per request.
       if (!(error instanceof RedisUnavailableError)) throw error;
-      if (error.outageStarted) this.failures.warn(`rate limit not checked, ${error.message}`, request.id);
+      if (error.outageStarted) this.failures.warn(`rate limit not checked, ${error.message}`);
       return true;
     }
     const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;
