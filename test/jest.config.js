@@ -4,7 +4,8 @@ const { join } = require('node:path');
 /**
  * Every test in one jest run (`pnpm test`): unit specs next to the code, and under test/ the suites
  * that need a database (integration, e2e, faults). `pnpm test:unit` and `pnpm test:e2e` run either half;
- * jest.embedded.config.js and jest.smoke.config.js are the subsets CI runs again (.ci/run).
+ * jest.embedded.config.js and jest.smoke.config.js are the subsets CI runs again (.ci/run), and
+ * jest.packages.config.js the packaging suites left out here.
  */
 const swc = {
   jsc: {
@@ -47,12 +48,18 @@ function esmOnlyPackages() {
   return [...names].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('/', '[/+]'));
 }
 
+/**
+ * The suites that pack, install and deploy the workspace's packages (minutes of pnpm, npm and tsc, and
+ * nothing about the service's answers): `pnpm test:packages`, a pass of their own in CI.
+ */
+const PACKAGING = ['/test/e2e/packs-from-clean-tree\\.', '/test/e2e/consumer-packages\\.', '/test/e2e/image\\.'];
+
 module.exports = {
   rootDir: '..',
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.integration-spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', ...PACKAGING],
   transform: {
     '^.+\\.ts$': ['@swc/jest', swc],
     '^.+\\.m?js$': ['@swc/jest', { module: { type: 'commonjs' } }],
