@@ -91,7 +91,10 @@ async function withClient(url, work) {
 
 const freePort = () =>
   new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => server.close(() => resolve(server.address().port)));
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
     server.on('error', reject);
   });
 
@@ -261,6 +264,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  console.error('bench failed:', error);
+  process.exitCode = 1;
 });
