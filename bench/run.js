@@ -1,187 +1,269 @@
 'use strict';
 /*
- * `pnpm bench`: the service (production mode, built from this tree) against two yardsticks, the same-work
- * server (bare Fastify + pg plus the service's log line, headers and metrics) and the bare one, or against
- * the same service with other settings (--versus-env). The service has a database of its own on the same
- * PostgreSQL server; sides are driven in rounds whose order turns, so that noise from the machine falls on
- * all. Besides req/s and latency, each side's CPU time per request, from /proc/<pid>/stat.
- * Settings: the usage below.
+ * `pnpm bench [revision]`: the service built from this tree against itself built from a git revision,
+ * in alternated rounds, with a second instance of this tree beside them for the A/A noise. Each runs as
+ * `pnpm start` runs it (production mode, apps/api/start.sh) on a database of its own. See the usage below.
  */
-const lib = require('./lib');
-const parity = require('./parity');
+const { execFileSync, spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const { once } = require('node:events');
+const { existsSync, mkdtempSync, rmSync } = require('node:fs');
+const { createServer } = require('node:net');
+const os = require('node:os');
+const { join } = require('node:path');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const { childPids, cpuSeconds, statusKb } = require('../scripts/proc');
 
-lib.handleArguments(
-  `Usage: pnpm bench   (node bench/run.js)
-  The service (production mode, as pnpm start runs it) against the same-work yardstick (bare Fastify + pg
-  giving the service's answers, checked first: validation, Error bodies, cursor and Link, deprecation
-  headers; plus one pino line, helmet's headers, X-Request-Id, RateLimit headers and prom-client series
-  per answer) and the bare Fastify + pg one, in rounds whose order turns, on a PostgreSQL server; about
-  5 minutes with the defaults. Reports req/s, latency and CPU time per request of each side's processes
-  (/proc/<pid>/stat), and the service's ratios to each yardstick per round. Builds first when the build
-  is stale. Servers listen on free ports chosen at run time. Results go to bench/results/.
+const USAGE = `Usage: pnpm bench [revision]   (node bench/run.js [revision])
+  The service built from this tree against the same service built from a git revision (default:
+  origin/main if it exists, else the last tag, else HEAD~1), checked out and built in a temporary
+  worktree, plus a second instance of this tree for the A/A noise. Each side runs as pnpm start runs it
+  (production mode, apps/api/start.sh) on a database of its own, seeded alike, and is driven with
+  autocannon one side at a time, in rounds whose order turns. Prints req/s, p50/p99 latency and CPU time
+  per request (/proc) per side, the ratios paired per round, and peak resident memory.
 Environment:
-  DATABASE_URL       the server (default postgres://postgres@127.0.0.1:5432/postgres)
+  DATABASE_URL       the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres)
   BENCH_PETS         pets seeded (default 5000)
   BENCH_DURATION     seconds per measured run (default 10)
   BENCH_ROUNDS       rounds per side and operation (default 3)
   BENCH_CONNECTIONS  concurrent connections (default 10)
-  BENCH_OPS          operations, comma-separated (default list,get,create)
-Options:
-  --service-env NAME=VALUE   adds a variable to the service's environment (repeatable)
-  --versus-env NAME=VALUE    replaces the yardsticks by the same service with this variable on top
-                             (repeatable): pnpm bench -- --versus-env METRICS_ENABLED=false; {database} in
-                             a value is that side's database: --versus-env DATABASE_URL=postgres://…:6432/{database}`,
-  lib.withoutEnvOptions(process.argv.slice(2)),
-);
+  BENCH_OPS          operations, comma-separated (default list,get,create)`;
 
+const ROOT = join(__dirname, '..');
+const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const PETS = Number(process.env.BENCH_PETS || 5000);
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+const API_KEY = `pet_${randomBytes(32).toString('base64url')}`;
+const AUTH = { authorization: `Bearer ${API_KEY}` };
+const OPERATIONS = {
+  list: { method: 'GET', path: '/v1/pets?limit=20&status=available' },
+  get: { method: 'GET', setupRequest: (request) => ({ ...request, path: `/v1/pets/${1 + Math.floor(Math.random() * PETS)}` }) },
+  create: {
+    method: 'POST',
+    path: '/v1/pets',
+    headers: { 'content-type': 'application/json' },
+    body: '{"name":"Bench","categoryId":7,"status":"pending"}',
+  },
+};
 
-const SERVICE_EXTRA = lib.envOptions(process.argv.slice(2), '--service-env');
-const VERSUS_EXTRA = lib.envOptions(process.argv.slice(2), '--versus-env');
-const VERSUS = Object.keys(VERSUS_EXTRA).length > 0;
-const describe = (env) =>
-  Object.entries(env)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-const B_LABEL = VERSUS ? `the same service with ${describe(VERSUS_EXTRA)}` : 'the same-work and the bare Fastify + pg yardsticks';
+const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+const tryGit = (...args) => {
+  try {
+    return git(...args);
+  } catch {
+    return undefined;
+  }
+};
+const sh = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+
+/** The revision to measure against: the one named, else origin/main, else the last tag, else HEAD~1. */
+function baseRevision(named) {
+  const name =
+    named ?? (tryGit('rev-parse', '--verify', '-q', 'origin/main') ? 'origin/main' : (tryGit('describe', '--tags', '--abbrev=0') ?? 'HEAD~1'));
+  const sha = tryGit('rev-parse', '--verify', '-q', `${name}^{commit}`);
+  if (!sha) throw new Error(`no such revision: ${name}`);
+  return { name, sha };
+}
+
+/** A fresh database on the server; returns its URL and a function that drops it. */
+async function createDatabase(label) {
+  const name = `petstore_bench_${label}_${process.pid}`;
+  const admin = (sql) => withClient(SERVER_URL, (c) => c.query(sql));
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function withClient(url, work) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+/** Migrates, starts and seeds the service of the tree `root`, then waits for an authenticated list to answer. */
+async function startService(label, root, database) {
+  const env = {
+    PATH: process.env.PATH,
+    NODE: process.execPath,
+    NODE_ENV: 'production',
+    DATABASE_URL: database.url,
+    API_KEYS: API_KEY,
+    CURSOR_SECRET: randomBytes(32).toString('base64url'),
+    METRICS_TOKEN: randomBytes(32).toString('hex'),
+    // Counted and announced, never reached.
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+  };
+  const migrate = join(root, 'apps/api/dist/bin/migrate.js');
+  if (existsSync(migrate)) execFileSync(process.execPath, [migrate], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(join(root, 'apps/api/start.sh'), [], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = once(child, 'exit');
+  const baseUrl = `http://127.0.0.1:${env.PORT}`;
+  for (const deadline = Date.now() + 120_000; ;) {
+    if (child.exitCode !== null) throw new Error(`${label} exited with ${child.exitCode}`);
+    const status = await fetch(`${baseUrl}/v1/pets?limit=1`, { headers: AUTH }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (Date.now() > deadline) throw new Error(`${label} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await withClient(database.url, async (c) => {
+    await c.query(
+      `INSERT INTO pets (name, category_id, status)
+       SELECT 'pet ' || n, 1 + n % 1000, (ARRAY['available', 'pending', 'sold'])[1 + n % 3] FROM generate_series(1, $1::int) AS n`,
+      [PETS],
+    );
+    await c.query('VACUUM ANALYZE pets');
+  });
+  const pids = () => [child.pid, ...childPids(child.pid)];
+  return {
+    label,
+    baseUrl,
+    cpuSeconds: () => pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+    peakRssMb: () => Math.round(pids().reduce((sum, pid) => sum + statusKb(pid, 'VmHWM'), 0) / 1024),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * One autocannon run; any non-2xx answer fails the bench. Latency percentiles come from every answer's
+ * own time (autocannon's histogram keeps whole milliseconds); CPU per request from /proc, less sensitive
+ * to the machine's other load than req/s.
+ */
+async function drive(side, request, duration) {
+  const cpuBefore = side.cpuSeconds();
+  const times = [];
+  const result = await new Promise((resolve, reject) => {
+    const run = autocannon(
+      { url: side.baseUrl, connections: CONNECTIONS, duration, requests: [{ ...request, headers: { ...AUTH, ...request.headers } }] },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    run.on('response', (_client, _status, _bytes, ms) => times.push(ms * 1000));
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${side.label}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  times.sort((a, b) => a - b);
+  const percentile = (p) => Math.round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]);
+  const cpuUs = Math.round((1e6 * (side.cpuSeconds() - cpuBefore)) / result.requests.total);
+  return { rps: result.requests.average, p50Us: percentile(50), p99Us: percentile(99), cpuUs };
+}
+
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+const fixed = (value, digits = 2) => value.toFixed(digits);
+/** Ratios paired per round: mean (min–max). */
+const ratios = (a, b) => {
+  const values = a.map((x, i) => x / b[i]);
+  return `${fixed(mean(values))} (${fixed(Math.min(...values))}–${fixed(Math.max(...values))})`;
+};
 
 async function main() {
-  lib.buildIfStale();
-  const started = new Date().toISOString();
-  const host = lib.machine();
-  const databases = { service: await lib.createDatabase('service'), baseline: await lib.createDatabase('baseline') };
-  const servers = [];
+  const args = process.argv.slice(2).filter((arg) => arg !== '--');
+  if (args.includes('--help') || args.includes('-h')) return console.log(USAGE);
+  if (args.length > 1 || args[0]?.startsWith('-')) {
+    console.error(`Unknown argument "${args.at(-1)}" (see --help)`);
+    process.exit(2);
+  }
+  const base = baseRevision(args[0]);
+  const here = `${tryGit('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? ' + changes' : ''}`;
+  const worktree = mkdtempSync(join(os.tmpdir(), 'petstore-bench-'));
+  const sides = [];
+  const databases = [];
   try {
-    // The service's migrations create both schemas, so the baseline queries the very same table and indexes.
-    const serviceEnv = (url) => lib.serviceEnv(url, SERVICE_EXTRA);
-    const migrator = await lib.startServer({ name: 'migrations', ...lib.SERVICE, env: serviceEnv(databases.baseline.url) });
-    await migrator.stop();
-    const service = await lib.startServer({ name: 'service', ...lib.SERVICE, env: serviceEnv(databases.service.url) });
-    servers.push(service);
-    const sides = [['service', service]];
-    if (VERSUS) {
-      // `{database}` in a value is the versus side's database, e.g. a URL through PgBouncer to it.
-      const database = new URL(databases.baseline.url).pathname.slice(1);
-      const extra = Object.fromEntries(Object.entries(VERSUS_EXTRA).map(([name, value]) => [name, value.replaceAll('{database}', database)]));
-      const versus = await lib.startServer({ name: 'versus', ...lib.SERVICE, env: { ...serviceEnv(databases.baseline.url), ...extra } });
-      sides.push(['versus', versus]);
-    } else {
-      for (const [label, yardstick] of [
-        ['same-work', lib.SAME_WORK],
-        ['bare', lib.BASELINE],
-      ]) {
-        const server = await lib.startServer({ name: label, ...yardstick, env: { DATABASE_URL: databases.baseline.url } });
-        sides.push([label, server]);
-      }
+    console.error(`building this tree, and ${base.name} (${base.sha.slice(0, 7)}) in ${worktree}`);
+    sh(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [ROOT] }), '-b', 'tsconfig.build.json'], ROOT);
+    git('worktree', 'add', '--detach', worktree, base.sha);
+    sh('pnpm', ['install', '--frozen-lockfile', '--prefer-offline'], worktree);
+    sh('pnpm', ['run', 'build'], worktree);
+    for (const [label, root] of [
+      ['this', ROOT],
+      ['base', worktree],
+      ['this again', ROOT],
+    ]) {
+      databases.push(await createDatabase(label.replace(' ', '_')));
+      sides.push(await startService(label, root, databases.at(-1)));
     }
-    servers.push(...sides.slice(1).map(([, server]) => server));
-    await lib.seed(databases.service.url, PETS);
-    await lib.seed(databases.baseline.url, PETS);
-    if (!VERSUS) {
-      // A yardstick that answered otherwise would not be doing the same work: the run stops before measuring.
-      const [, sameWork] = sides.find(([label]) => label === 'same-work');
-      const differences = await parity.differences(service.baseUrl, sameWork.baseUrl, lib.AUTH);
-      if (differences.length > 0) throw new Error(`the same-work yardstick answers otherwise than the service:\n${differences.join('\n')}`);
-    }
-
-    const only = process.env.BENCH_OPS ? process.env.BENCH_OPS.split(',') : undefined;
-    const ops = Object.fromEntries(Object.entries(lib.operations(PETS)).filter(([op]) => !only || only.includes(op)));
+    const ops = (process.env.BENCH_OPS ?? 'list,get,create').split(',');
     const runs = {};
-    for (const [op, request] of Object.entries(ops)) {
-      runs[op] = Object.fromEntries(sides.map(([label]) => [label, []]));
-      for (const [, server] of sides) await lib.drive(server.baseUrl, request, { connections: CONNECTIONS, duration: 3 }); // warm-up
+    for (const op of ops) {
+      const request = OPERATIONS[op];
+      if (!request) throw new Error(`unknown operation ${op}`);
+      runs[op] = Object.fromEntries(sides.map((side) => [side.label, []]));
+      for (const side of sides) await drive(side, request, 3); // warm-up
       for (let round = 0; round < ROUNDS; round += 1) {
-        // The order turns each round and reverses every other one, so that whichever side runs after
-        // another (a warmer or a busier machine) changes from round to round.
+        // The order turns each round and reverses every other one, so that no side always follows another.
         const order = sides.map((_, i) => sides[(i + round) % sides.length]);
         if (round % 2 === 1) order.reverse();
-        for (const [label, server] of order) {
-          const result = await lib.drive(server.baseUrl, request, { connections: CONNECTIONS, duration: DURATION }, server);
-          runs[op][label].push(result);
+        for (const side of order) {
+          const result = await drive(side, request, DURATION);
+          runs[op][side.label].push(result);
           console.error(
-            `  ${op} ${label} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest} µs CPU/req, p50 ${result.p50Us} µs, p99 ${result.p99Us} µs`,
+            `  ${op} ${side.label} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuUs} µs CPU/req, p99 ${result.p99Us} µs`,
           );
         }
       }
     }
-
-    const labels = sides.map(([label]) => label);
-    const summary = {};
-    for (const [op, bySide] of Object.entries(runs)) {
-      const of = (label, key) => lib.round(lib.mean(bySide[label].map((r) => r[key])));
-      summary[op] = Object.fromEntries(
-        labels.map((label) => [
-          label,
-          { rps: of(label, 'rps'), p50Us: of(label, 'p50Us'), p99Us: of(label, 'p99Us'), cpuUsPerRequest: of(label, 'cpuUsPerRequest') },
-        ]),
-      );
-      // Paired within each round, so a busy spell of the machine weighs on one ratio, not on one side.
-      summary[op].ratios = Object.fromEntries(
-        labels.slice(1).map((label) => {
-          const ratios = (key) => spread(bySide.service.map((s, i) => s[key] / bySide[label][i][key]));
-          return [label, { rps: ratios('rps'), cpuPerRequest: ratios('cpuUsPerRequest'), p50: ratios('p50Us'), p99: ratios('p99Us') }];
-        }),
-      );
-    }
-    const peakRssMb = Object.fromEntries(sides.map(([label, server]) => [label, server.peakRssMb()]));
-
-    if (Object.keys(SERVICE_EXTRA).length > 0) console.log(`\nservice run with ${describe(SERVICE_EXTRA)}`);
+    const cpus = os.cpus();
     console.log(
-      `\nPet Store service vs ${B_LABEL} (${PETS} pets, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION} s per side, order turned each round)`,
+      `\nthis tree (${here}) against ${base.name} (${base.sha.slice(0, 7)}): ${PETS} pets, ${CONNECTIONS} connections, ${ROUNDS} rounds × ${DURATION} s a side`,
     );
-    console.log(`machine: ${host.cpus} cpus (${host.cpuModel}), ${host.memoryGiB} GiB, node ${host.node}\n`);
-    console.log(`operation | ${labels.map((l) => `${l} req/s | ${l} p50/p99 µs | ${l} CPU µs/req`).join(' | ')}`);
-    console.log(`--- | ${labels.map(() => '--- | --- | ---').join(' | ')}`);
-    for (const [op, s] of Object.entries(summary)) {
-      console.log(`${op} | ${labels.map((l) => `${Math.round(s[l].rps)} | ${s[l].p50Us} / ${s[l].p99Us} | ${s[l].cpuUsPerRequest}`).join(' | ')}`);
-    }
-    const show = ({ mean: m, min, max }) => `${m} (${min}–${max})`;
-    for (const label of labels.slice(1)) {
-      console.log(`\nservice / ${label}, paired per round: mean (min–max)\noperation | CPU per request | req/s | p50 | p99`);
-      console.log('--- | --- | --- | --- | ---');
-      for (const [op, s] of Object.entries(summary)) {
-        const v = s.ratios[label];
-        console.log(`${op} | ${show(v.cpuPerRequest)} | ${show(v.rps)} | ${show(v.p50)} | ${show(v.p99)}`);
+    console.log(
+      `${cpus.length} × ${cpus[0]?.model}, node ${process.version}, load average at the end ${os
+        .loadavg()
+        .map((l) => fixed(l))
+        .join(' ')}\n`,
+    );
+    console.log('operation | side | req/s | p50 µs | p99 µs | CPU µs / request');
+    console.log('--- | --- | --- | --- | --- | ---');
+    for (const [op, bySide] of Object.entries(runs)) {
+      for (const [label, results] of Object.entries(bySide)) {
+        const of = (key) => Math.round(mean(results.map((r) => r[key])));
+        console.log(`${op} | ${label} | ${of('rps')} | ${of('p50Us')} | ${of('p99Us')} | ${of('cpuUs')}`);
       }
     }
-    console.log(`\npeak RSS MB: ${labels.map((l) => `${l} ${peakRssMb[l]}`).join(', ')}`);
-
-    const file = lib.writeResults('bench', {
-      started,
-      machine: host,
-      settings: {
-        pets: PETS,
-        connections: CONNECTIONS,
-        durationSeconds: DURATION,
-        rounds: ROUNDS,
-        serviceEnv: SERVICE_EXTRA,
-        versusEnv: VERSUS ? VERSUS_EXTRA : null,
-      },
-      summary,
-      peakRssMb,
-      runs,
-    });
-    console.log(`results: ${file}`);
+    console.log('\nratios paired per round, mean (min–max) | CPU / request | p99\n--- | --- | ---');
+    for (const [op, bySide] of Object.entries(runs)) {
+      const pick = (label, key) => bySide[label].map((r) => r[key]);
+      console.log(
+        `${op}: this / base | ${ratios(pick('this', 'cpuUs'), pick('base', 'cpuUs'))} | ${ratios(pick('this', 'p99Us'), pick('base', 'p99Us'))}`,
+      );
+      console.log(
+        `${op}: A/A, this / this again | ${ratios(pick('this', 'cpuUs'), pick('this again', 'cpuUs'))} | ${ratios(pick('this', 'p99Us'), pick('this again', 'p99Us'))}`,
+      );
+    }
+    console.log(`\npeak resident MB: ${sides.map((side) => `${side.label} ${side.peakRssMb()}`).join(', ')}`);
   } finally {
-    for (const server of servers) await server.stop();
-    await databases.service.drop();
-    await databases.baseline.drop();
+    for (const side of sides) await side.stop();
+    for (const database of databases) await database.drop();
+    tryGit('worktree', 'remove', '--force', worktree);
+    rmSync(worktree, { recursive: true, force: true });
+    tryGit('worktree', 'prune');
   }
 }
 
-function spread(values) {
-  return {
-    mean: lib.round(lib.mean(values), 3),
-    min: lib.round(Math.min(...values), 3),
-    max: lib.round(Math.max(...values), 3),
-    values: values.map((v) => lib.round(v, 3)),
-  };
-}
-
 main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  console.error('bench failed:', error);
+  process.exitCode = 1;
 });

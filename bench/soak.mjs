@@ -1,7 +1,7 @@
 // Soak run: the BUILT service under mixed load for SOAK_SECONDS (default 300), sampling its resident
 // memory; fails when any request errs or answers other than expected. Not part of CI: `pnpm bench:soak`.
 // DATABASE_URL selects a PostgreSQL server; without it the service runs on its embedded PostgreSQL.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import lib from './lib.js';
 
 const USAGE = `Usage: pnpm bench:soak   (node bench/soak.mjs)
   The built service under mixed load, sampling its resident memory; fails on any error or unexpected
@@ -27,7 +26,8 @@ if (argv.length > 0) {
   console.error(`Unknown argument "${argv[0]}" (see --help)`);
   process.exit(2);
 }
-lib.buildIfStale();
+// Builds as pnpm build does (what is up to date is skipped).
+if (spawnSync('pnpm', ['run', 'build'], { stdio: 'inherit' }).status !== 0) process.exit(1);
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
 const connections = Number(process.env.SOAK_CONNECTIONS ?? 16);

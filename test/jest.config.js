@@ -3,7 +3,9 @@ const { join } = require('node:path');
 
 /**
  * Every test in one jest run (`pnpm test`): unit specs next to the code, and under test/ the suites
- * that need a database (integration, e2e, faults). `pnpm test:unit` and `pnpm test:e2e` run either half.
+ * that need a database (integration, e2e, faults). `pnpm test:unit` and `pnpm test:e2e` run either half;
+ * jest.embedded.config.js and jest.smoke.config.js are the subsets CI runs again (.ci/run), and
+ * jest.packages.config.js the packaging suites left out here.
  */
 const swc = {
   jsc: {
@@ -46,12 +48,18 @@ function esmOnlyPackages() {
   return [...names].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('/', '[/+]'));
 }
 
+/**
+ * The suites that pack, install and deploy the workspace's packages (minutes of pnpm, npm and tsc, and
+ * nothing about the service's answers): `pnpm test:packages`, a pass of their own in CI.
+ */
+const PACKAGING = ['/test/e2e/packs-from-clean-tree\\.', '/test/e2e/consumer-packages\\.', '/test/e2e/image\\.'];
+
 module.exports = {
   rootDir: '..',
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/scripts', '<rootDir>/test'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.integration-spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', ...PACKAGING],
   transform: {
     '^.+\\.ts$': ['@swc/jest', swc],
     '^.+\\.m?js$': ['@swc/jest', { module: { type: 'commonjs' } }],
@@ -59,6 +67,9 @@ module.exports = {
   // Every @nestjs package too: some ship ES modules from a nested folder (@nestjs/swagger's dist/).
   transformIgnorePatterns: [`/node_modules/(?!(\\.pnpm/)?(@nestjs[/+]|(${esmOnlyPackages().join('|')})[/@+]))`],
   setupFiles: ['reflect-metadata'],
+  // A process a suite leaves running fails the run (jest.global-teardown.js).
+  globalSetup: '<rootDir>/test/jest.global-setup.js',
+  globalTeardown: '<rootDir>/test/jest.global-teardown.js',
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -27,11 +27,13 @@ const PRODUCTION = {
 };
 
 describe('the container image, without Docker (e2e)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-image-'));
-  const app = join(dir, 'app');
+  let dir: string;
+  let app: string;
   let database: Awaited<ReturnType<typeof createServiceDatabase>>;
 
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'petstore-image-'));
+    app = join(dir, 'app');
     const deploy = /^RUN (pnpm .*deploy --prod.*) \/deploy$/m.exec(buildStage)?.[1];
     expect(deploy).toBeDefined();
     const result = spawnSync('sh', ['-c', `${deploy} ${app}`], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
@@ -40,7 +42,7 @@ describe('the container image, without Docker (e2e)', () => {
   }, 200_000);
   afterAll(async () => {
     await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('the final stage installs nothing, runs as a non-root user, and takes only what the deploy made', () => {

@@ -13,9 +13,7 @@ describe('--help of every script with options', () => {
   it.each([
     ['the benchmark (pnpm bench)', 'pnpm', ['-s', 'bench', '--help']],
     ['bench/run.js', node, ['bench/run.js', '--help']],
-    ['bench/scale.js', node, ['bench/scale.js', '-h']],
     ['bench/soak.mjs', node, ['bench/soak.mjs', '--help']],
-    ['bench/profile.js', node, ['bench/profile.js', '--help']],
     ['the key tool', node, [KEYS_CLI, '--help']],
     ['the embedded server', node, [EMBEDDED_SERVER, '--help']],
     ['the embedded initdb', node, [join(BIN, 'embedded-initdb.js'), '--help']],

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEYS_CLI, ROOT, runOrThrow } from '../support/processes';
@@ -18,7 +18,6 @@ import { PrismProxy, documentForPrism, responseViolations, startPrismProxy } fro
  * - it never answers a request whose JSON body does not parse (its own body parser fails): the 400
  *   `malformed_json` is left out (test/e2e checks it against the document).
  */
-const dir = mkdtempSync(join(tmpdir(), 'petstore-prism-'));
 const KEY = { authorization: `Bearer ${TEST_API_KEY}` };
 const JSON_BODY = { ...KEY, 'content-type': 'application/json' };
 
@@ -27,8 +26,10 @@ describe("the service through Prism's validating proxy", () => {
   let database: Awaited<ReturnType<typeof createServiceDatabase>>;
   let prism: PrismProxy;
   let readKey: string | undefined;
+  let dir = '';
 
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'petstore-prism-'));
     database = await createServiceDatabase();
     service = await startServiceProcess(database.env);
     const document = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8'));
@@ -44,6 +45,7 @@ describe("the service through Prism's validating proxy", () => {
     await prism?.stop();
     await service?.stop();
     await database?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   async function send(method: string, path: string, headers: Record<string, string>, body?: string) {

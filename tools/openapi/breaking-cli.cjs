@@ -19,8 +19,10 @@ async function main() {
   if (values.help) return console.log(USAGE);
   const base = values.base ? resolve(values.base) : RELEASED_DOCUMENT;
   const head = values.head ? resolve(values.head) : generateDocument();
+  // The allow-list first: a malformed one is refused before Optic's seconds of work.
+  const allowList = readAllowList(values.allow && resolve(values.allow));
   const { breaks } = await compare(base, head);
-  const { allowed, refused, unused } = applyAllowList(breaks, readAllowList(values.allow && resolve(values.allow)));
+  const { allowed, refused, unused } = applyAllowList(breaks, allowList);
   const headName = values.head ?? 'the generated document';
   for (const found of allowed) console.log(`allowed: ${found.where}: ${found.message}`);
   for (const found of refused) console.log(`BREAKING: ${found.where}: ${found.message} [${found.rule}]`);

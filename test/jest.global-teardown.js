@@ -1,0 +1,32 @@
+/**
+ * Every process a suite starts is ended when it ends: whatever the run started and left running
+ * (services, embedded databases, proxies) is listed, killed, and fails the run.
+ */
+module.exports = async function globalTeardown() {
+  const watch = globalThis.petstoreProcesses;
+  if (!watch) return;
+  let left = watch.left();
+  // A process stopped in a suite's last afterAll may take a moment to go.
+  for (let attempt = 0; attempt < 20 && left.length > 0; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    left = left.filter((p) => isAlive(p.pid));
+  }
+  if (left.length === 0) return;
+  for (const { pid } of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`suites left ${left.length} process(es) running (now killed):\n${left.map((p) => `  ${p.pid} ${p.command}`).join('\n')}`);
+};
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
