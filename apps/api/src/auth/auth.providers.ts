@@ -1,6 +1,6 @@
 import { FactoryProvider } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { Database } from '../database/database';
+import { DATABASE_TARGET, DatabaseTarget, sessionUrl } from '../database/database.options';
 import { Metrics } from '../observability/metrics';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyChangeListener } from './api-key-changes';
@@ -32,9 +32,9 @@ export const API_KEY_CACHE: FactoryProvider<ApiKeyCache> = {
 /** The cache trusts a key for a minute while it hears of every change, and 3 s while it may miss one. */
 export const API_KEY_CHANGES: FactoryProvider<ApiKeyChangeListener> = {
   provide: ApiKeyChangeListener,
-  inject: [Database, ApiKeyCache],
-  useFactory: (database: Database, cache: ApiKeyCache) =>
-    new ApiKeyChangeListener(database.sessionUrl, {
+  inject: [DATABASE_TARGET, ApiKeyCache],
+  useFactory: (database: DatabaseTarget, cache: ApiKeyCache) =>
+    new ApiKeyChangeListener(sessionUrl(database), {
       changed: (digest) => cache.invalidate(digest),
       listening: () => {
         cache.clear();

@@ -1,3 +1,4 @@
+import { ConfigError } from '../config/config';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 
 /**
@@ -24,6 +25,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

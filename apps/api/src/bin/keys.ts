@@ -4,7 +4,6 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/config';
 import { migrate } from '../database/migrate';
-import { Database } from '../database/database';
 import { databaseOptions, databaseTarget } from '../database/database.options';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { ENTITIES } from '../entities';
@@ -100,7 +99,7 @@ async function main(argv: string[]): Promise<void> {
  */
 async function withRepository(run: (repository: ApiKeysRepository) => Promise<void>): Promise<void> {
   const config = loadConfig(process.env, process.cwd(), 'tool');
-  const running = config.database.url ? undefined : runningEmbeddedPostgres(config.database.dataDir);
+  const running = config.database.url ? undefined : await runningEmbeddedPostgres(config.database.dataDir);
   const embedded = config.database.url || running ? undefined : await startEmbeddedPostgres(config.database.dataDir);
   const target = databaseTarget(config, running?.url ?? embedded?.url);
   const dataSource = new DataSource({ ...databaseOptions(target, 1), entities: ENTITIES });
@@ -112,7 +111,7 @@ async function withRepository(run: (repository: ApiKeysRepository) => Promise<vo
         const where = running ? ` served by process ${running.pid} at ${running.url}` : '';
         throw new ApiKeyToolError(`Cannot open the database${where}: ${error.message}`);
       });
-    await run(new ApiKeysRepository(new Database(dataSource, target)));
+    await run(new ApiKeysRepository(dataSource));
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.stop();
