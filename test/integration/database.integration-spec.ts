@@ -40,7 +40,9 @@ describe('database', () => {
     expect(sessionUrl({ url: 'postgres://a/db', embedded: false })).toBe('postgres://a/db');
     expect(sessionUrl({ url: 'postgres://a/db', embedded: false, pooling: 'session' })).toBe('postgres://a/db');
     expect(sessionUrl({ url: 'postgres://pooler/db', embedded: false, pooling: 'transaction' })).toBeUndefined();
-    expect(sessionUrl({ url: 'postgres://pooler/db', embedded: false, pooling: 'transaction', directUrl: 'postgres://a/db' })).toBe('postgres://a/db');
+    expect(sessionUrl({ url: 'postgres://pooler/db', embedded: false, pooling: 'transaction', directUrl: 'postgres://a/db' })).toBe(
+      'postgres://a/db',
+    );
     expect(sessionUrl({ url: 'postgres://127.0.0.1:1/postgres', embedded: true })).toBeUndefined();
   });
 

@@ -105,13 +105,15 @@ export class ApiKeysRepository {
 
   /** The key with this digest, usable or not (the caller checks revocation and expiry). */
   async findByDigest(digest: string): Promise<StoredKey | undefined> {
-    const [row] = (await this.dataSource.query(FIND_BY_DIGEST, [digest])) as Array<{
-      id: string;
-      label: string;
-      scopes: ApiKeyScope[];
-      expires_at: Date | null;
-      revoked_at: Date | null;
-    }>;
+    const [row] = await this.dataSource.query<
+      Array<{
+        id: string;
+        label: string;
+        scopes: ApiKeyScope[];
+        expires_at: Date | null;
+        revoked_at: Date | null;
+      }>
+    >(FIND_BY_DIGEST, [digest]);
     return (
       row && { principal: { keyId: String(row.id), label: row.label, scopes: row.scopes }, expiresAt: row.expires_at, revokedAt: row.revoked_at }
     );

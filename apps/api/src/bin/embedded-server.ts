@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config';
+import { DatabaseUnusableError } from '../database/database-check';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 
 /**
@@ -25,6 +25,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof DatabaseUnusableError ? error.message : error);
   process.exit(1);
 });

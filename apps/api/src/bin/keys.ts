@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/config';
+import { DatabaseUnusableError } from '../database/database-check';
 import { migrate } from '../database/migrate';
 import { databaseOptions, databaseTarget } from '../database/database.options';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
@@ -194,7 +195,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(error.message ? `${error.message} (see: keys --help)\n` : `${USAGE}\n`);
     process.exit(error.message ? 2 : 0);
   }
-  const known = error instanceof ApiKeyToolError || error instanceof ConfigError;
+  const known = error instanceof ApiKeyToolError || error instanceof ConfigError || error instanceof DatabaseUnusableError;
   process.stderr.write(`${known ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readdirSync, renameSync, rmSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { ConfigError } from '../config/config';
+import { DatabaseUnusableError } from './database-check';
 import { closeToOthers, createSocketDir, ownerOnlyDataDir } from './embedded-files';
 import { DataDirLock, LOCK_FILES, lockDataDir, runningOwner } from './embedded-lock';
 
@@ -21,8 +22,11 @@ const SOCKET_PORT = 5432;
 const INITDB_DIR = '.initdb';
 /** What a whole data folder holds; PG_VERSION is moved in last. */
 const ESSENTIAL = ['global/pg_control', 'base', 'pg_wal', 'PG_VERSION'];
-/** Opening a database writes a WAL segment (16 MB); PGlite hangs instead of failing when it cannot. */
-const MIN_FREE_BYTES = 24 * 1024 * 1024;
+/**
+ * Opening a database writes a WAL segment (16 MB), and a new one's files take about 40 MB more: PGlite
+ * hangs instead of failing when it cannot write them.
+ */
+const MIN_FREE_BYTES = { existing: 24 * 1024 * 1024, fresh: 64 * 1024 * 1024 };
 
 /**
  * PostgreSQL's default 128 MB of shared buffers live in the WebAssembly heap, all of it resident once
@@ -50,7 +54,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     if (!inMemory) {
       ownerOnlyDataDir(dataDir, (notice) => notices.push(notice));
       lock = await lockDataDir(dataDir);
-      prepareDataDir(dataDir);
+      await prepareDataDir(dataDir);
     }
     const db = await createEmbeddedDatabase(dataDir);
     if (!inMemory) closeToOthers(dataDir);
@@ -74,8 +78,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     };
   } catch (error) {
     await lock?.release().catch(() => undefined);
-    if (inMemory || error instanceof ConfigError) throw error;
-    throw new ConfigError([`DATA_DIR ${dataDir} cannot be used by the embedded PostgreSQL: ${reason(dataDir, error)}`]);
+    if (inMemory || error instanceof DatabaseUnusableError) throw error;
+    throw new DatabaseUnusableError(`DATA_DIR ${dataDir} cannot be used by the embedded PostgreSQL: ${reason(dataDir, error)}`);
   }
 }
 
@@ -83,30 +87,37 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
  * Refuses a folder that is neither empty nor a whole data folder (never initialised over, whatever it
  * holds), and refuses to open one on a full disk; creates the database in an empty one.
  */
-function prepareDataDir(dataDir: string): void {
+async function prepareDataDir(dataDir: string): Promise<void> {
   const entries = readdirSync(dataDir).filter((name) => !LOCK_FILES.includes(name) && name !== INITDB_DIR);
-  if (entries.length === 0) return initialise(dataDir);
   const missing = ESSENTIAL.filter((path) => !existsSync(join(dataDir, path)));
-  if (missing.length > 0)
-    throw new ConfigError([
+  if (entries.length > 0 && missing.length > 0)
+    throw new DatabaseUnusableError(
       `DATA_DIR ${dataDir} is not empty but is not a whole embedded PostgreSQL data folder (missing ${missing.join(', ')}): ` +
         'refusing to create a database over it. Restore the folder, or point DATA_DIR at an empty or new one',
-    ]);
-  const { bavail, bsize } = statfsSync(dataDir);
-  if (bavail * bsize < MIN_FREE_BYTES)
-    throw new ConfigError([`DATA_DIR ${dataDir} is full: ${megabytes(bavail * bsize)} free, the embedded PostgreSQL needs ${megabytes(MIN_FREE_BYTES)} to start`]);
+    );
+  const needed = entries.length === 0 ? MIN_FREE_BYTES.fresh : MIN_FREE_BYTES.existing;
+  const free = freeBytes(dataDir);
+  if (free < needed)
+    throw new DatabaseUnusableError(
+      `DATA_DIR ${dataDir} is full: ${megabytes(free)} free, the embedded PostgreSQL needs ${megabytes(needed)} to start`,
+    );
+  if (entries.length === 0) await initialise(dataDir);
 }
 
 /**
  * Creates the database in a child process (bin/embedded-initdb.ts), so this one never holds both heaps
  * of PGlite's initdb, then moves it in, PG_VERSION last: until then the folder counts as empty.
  */
-function initialise(dataDir: string): void {
+async function initialise(dataDir: string): Promise<void> {
   const target = join(dataDir, INITDB_DIR);
   rmSync(target, { recursive: true, force: true });
   const script = join(__dirname, '..', 'bin', 'embedded-initdb.js');
-  const child = spawnSync(process.execPath, [script, target], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(`could not create the database (${lastLine(child.stderr) || child.error?.message})`);
+  // Not spawnSync: the lock's refresh must keep running meanwhile.
+  const child = spawn(process.execPath, [script, target], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`could not create the database (${lastLine(stderr)})`);
   const names = readdirSync(target).sort((a, b) => Number(a === 'PG_VERSION') - Number(b === 'PG_VERSION'));
   for (const name of names) renameSync(join(target, name), join(dataDir, name));
   rmSync(target, { recursive: true, force: true });
@@ -115,20 +126,30 @@ function initialise(dataDir: string): void {
 /** Why a start failed, in a few words: the file system's error code, or PGlite's first line. */
 function reason(dataDir: string, error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
-  let free = '';
-  try {
-    const { bavail, bsize } = statfsSync(dataDir);
-    if (bavail * bsize < MIN_FREE_BYTES) free = `; the disk is full (${megabytes(bavail * bsize)} free)`;
-  } catch {
-    // cannot tell
-  }
+  const left = freeBytes(dataDir);
+  const free = left < MIN_FREE_BYTES.existing ? `; the disk is full (${megabytes(left)} free)` : '';
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `it is not writable (${code})${free}`;
   if (code === 'ENOSPC') return `the disk is full (${code})`;
-  return `${(message ?? String(error)).split('\n')[0].slice(0, 300)}${free}. Is the folder damaged? Restore it, or point DATA_DIR at a new one`;
+  // PGlite's WebAssembly abort says only "Aborted(). Build with -sASSERTIONS for more info."
+  const said = (message ?? String(error))
+    .split('\n')[0]
+    .replace(/\. Build with .*$/, '')
+    .slice(0, 300);
+  return `it fails to open (${said})${free}. Is the folder damaged? Restore it, or point DATA_DIR at a new one`;
 }
 
 const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).pop()?.slice(0, 300) ?? '';
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Free bytes for this user where `path` is, or Infinity when that cannot be told. */
+function freeBytes(path: string): number {
+  try {
+    const { bavail, bsize } = statfsSync(path);
+    return bavail * bsize;
+  } catch {
+    return Infinity;
+  }
+}
 
 /** The process serving the embedded PostgreSQL in `dataDir`, and its URL, when one is running. */
 export function runningEmbeddedPostgres(dataDir: string): Promise<{ pid: number; url: string } | undefined> {

@@ -60,24 +60,22 @@ export class IdempotencyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async read(apiKeyId: string, key: string): Promise<IdempotencyRecord | undefined> {
-    const [row] = (await this.dataSource.query(READ, [apiKeyId, key])) as Array<{
-      request_hash: string;
-      status_code: number | null;
-      response_body: unknown;
-      location: string | null;
-      expired: boolean;
-    }>;
+    const [row] = await this.dataSource.query<
+      Array<{
+        request_hash: string;
+        status_code: number | null;
+        response_body: unknown;
+        location: string | null;
+        expired: boolean;
+      }>
+    >(READ, [apiKeyId, key]);
     if (!row) return undefined;
     return { requestHash: row.request_hash, statusCode: row.status_code, body: row.response_body, location: row.location, expired: row.expired };
   }
 
   /** Removes the key's record if it is still expired (another request may have taken the key since). */
   async forgetExpired(apiKeyId: string, key: string): Promise<void> {
-    await this.records()
-      .delete()
-      .where('api_key_id = :apiKeyId AND idempotency_key = :key', { apiKeyId, key })
-      .andWhere(EXPIRED)
-      .execute();
+    await this.records().delete().where('api_key_id = :apiKeyId AND idempotency_key = :key', { apiKeyId, key }).andWhere(EXPIRED).execute();
   }
 
   /** Removes every record past its retention. */

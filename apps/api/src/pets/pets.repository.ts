@@ -23,20 +23,20 @@ export class PetsRepository {
 
   /** At most `limit` pets with an id above `after` (decimal text), in ascending id order; of one status when given. */
   async list(status: PetStatus | undefined, after: string, limit: number): Promise<Pet[]> {
-    const rows: PetRow[] = await (status
-      ? this.dataSource.query(LIST_BY_STATUS, [after, limit, status])
-      : this.dataSource.query(LIST_ALL, [after, limit]));
+    const rows = await (status
+      ? this.dataSource.query<PetRow[]>(LIST_BY_STATUS, [after, limit, status])
+      : this.dataSource.query<PetRow[]>(LIST_ALL, [after, limit]));
     return rows.map(rowToPet);
   }
 
   /** The pet with id `id` (decimal text of a positive int64), or undefined. */
   async get(id: string): Promise<Pet | undefined> {
-    const [row] = (await this.dataSource.query(GET_ONE, [id])) as PetRow[];
+    const [row] = await this.dataSource.query<PetRow[]>(GET_ONE, [id]);
     return row && rowToPet(row);
   }
 
   async insert(pet: Required<NewPet>): Promise<Pet> {
-    const [row] = (await this.dataSource.query(INSERT_ONE, [pet.name, pet.categoryId, pet.status])) as PetRow[];
+    const [row] = await this.dataSource.query<PetRow[]>(INSERT_ONE, [pet.name, pet.categoryId, pet.status]);
     return rowToPet(row);
   }
 
@@ -47,7 +47,7 @@ export class PetsRepository {
    */
   insertRecorded(pet: Required<NewPet>, claim: IdempotencyKeyRef): Promise<Pet> {
     return this.dataSource.transaction(async (manager) => {
-      const [row] = (await manager.query(INSERT_ONE, [pet.name, pet.categoryId, pet.status])) as PetRow[];
+      const [row] = await manager.query<PetRow[]>(INSERT_ONE, [pet.name, pet.categoryId, pet.status]);
       const created = rowToPet(row);
       await recordAnswer(manager, claim, { statusCode: 201, body: created, location: `/v1/pets/${created.id}` });
       return created;
