@@ -12,7 +12,7 @@ import { PET_COLUMNS, PetRow, rowToPet } from './pet.entity';
  * index range scans: the primary key, or (status, id) when filtered.
  */
 const LIST_ALL = `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`;
-const LIST_BY_STATUS = `SELECT ${PET_COLUMNS} FROM pets WHERE status = $3 AND id > $1 ORDER BY id LIMIT $2`;
+export const LIST_BY_STATUS = `SELECT ${PET_COLUMNS} FROM pets WHERE status = $3 AND id > $1 ORDER BY id LIMIT $2`;
 const GET_ONE = `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`;
 const INSERT_ONE = `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`;
 
