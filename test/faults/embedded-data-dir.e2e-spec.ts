@@ -1,11 +1,25 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Client } from 'pg';
 import { EMBEDDED_SERVER } from '../support/processes';
+import { startServiceProcess } from '../support/service-process';
+import { AUTH } from '../support/test-app';
 import { STARTUP_TIMEOUT_MS } from '../support/test-database';
 
 interface Started {
@@ -17,11 +31,8 @@ interface Started {
 }
 
 /** Starts bin/embedded-server.js on `dataDir`: resolves once it serves or has exited. */
-async function startEmbedded(dataDir: string, asPid1 = false): Promise<Started> {
-  const command = [process.execPath, EMBEDDED_SERVER, dataDir];
-  // In a PID namespace of its own, as the service runs in a container: it is PID 1 there.
-  if (asPid1) command.unshift('unshare', '--pid', '--fork', '--kill-child');
-  const child = spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+async function startEmbedded(dataDir: string): Promise<Started> {
+  const child = spawn(process.execPath, [EMBEDDED_SERVER, dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
   const started: Started = { child, stderr: '' };
   child.stderr.on('data', (chunk: Buffer) => (started.stderr += chunk.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
@@ -35,7 +46,7 @@ async function startEmbedded(dataDir: string, asPid1 = false): Promise<Started> 
 async function stop(started: Started): Promise<void> {
   if (started.child.exitCode !== null || started.child.signalCode !== null) return;
   const exited = once(started.child, 'exit');
-  // It stops when its standard input closes: a signal would not reach it as PID 1 behind unshare.
+  // It stops when its standard input closes.
   started.child.stdin!.end();
   await exited;
 }
@@ -52,6 +63,16 @@ function openToOthers(dir: string): string[] {
   return open;
 }
 
+/** A refused start: exit 1 and one line on standard error that names DATA_DIR, no stack. */
+function expectOneLineRefusal(started: Started, dataDir: string, text: string): void {
+  expect(started.url).toBeUndefined();
+  expect(started.code).toBe(1);
+  const lines = started.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain(`DATA_DIR ${dataDir}`);
+  expect(lines[0]).toContain(text);
+}
+
 describe('the embedded database folder (DATA_DIR)', () => {
   let root: string;
   const running: Started[] = [];
@@ -62,6 +83,18 @@ describe('the embedded database folder (DATA_DIR)', () => {
     await Promise.all(running.splice(0).map(stop));
   }, STARTUP_TIMEOUT_MS);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  /** A whole data folder holding a table of `rows` rows, no longer served. */
+  async function folderWithRows(name: string, rows: number): Promise<string> {
+    const dataDir = join(root, name);
+    const started = await startEmbedded(dataDir);
+    const client = new Client({ connectionString: started.url });
+    await client.connect();
+    await client.query(`CREATE TABLE kept AS SELECT generate_series(1, ${rows}) AS n`);
+    await client.end();
+    await stop(started);
+    return dataDir;
+  }
 
   it(
     'is served by one of two processes started at the same moment; the other exits naming it',
@@ -75,43 +108,7 @@ describe('the embedded database folder (DATA_DIR)', () => {
         `two starts on one DATA_DIR: ${serving.length} served, ${refused.length} refused (${refused.map((s) => s.stderr.trim()).join('; ')})`,
       );
       expect(serving).toHaveLength(1);
-      expect(refused[0].code).toBe(1);
-      expect(refused[0].stderr).toContain(`DATA_DIR ${dataDir} is in use: process ${serving[0].child.pid} already serves its embedded PostgreSQL`);
-    },
-    STARTUP_TIMEOUT_MS,
-  );
-
-  const asRoot = process.getuid?.() === 0 ? it : it.skip;
-  asRoot(
-    'starts as PID 1 over an owner file left by a killed PID 1 (needs root for a PID namespace), and removes socket folders left by killed processes',
-    async () => {
-      const dataDir = join(root, 'stale');
-      mkdirSync(dataDir, { mode: 0o700 });
-      writeFileSync(join(dataDir, 'embedded-postgres.json'), JSON.stringify({ pid: 1, url: 'postgres://gone' }));
-      // A folder named by the current scheme for a pid that is gone, and one of the older scheme whose socket nobody listens on.
-      const deadPid = join(tmpdir(), 'petstore-pg-4194300-AbCdEf');
-      const oldScheme = join(tmpdir(), 'petstore-pg-XyZ123');
-      for (const dir of [deadPid, oldScheme]) {
-        mkdirSync(dir, { mode: 0o700 });
-        writeFileSync(join(dir, '.s.PGSQL.5432'), '');
-      }
-      // Listened on, under a pid that does not exist in the new PID namespace: another suite's embedded
-      // PostgreSQL, which this start once removed from under it.
-      const listened = join(tmpdir(), 'petstore-pg-4194301-Listen');
-      mkdirSync(listened, { mode: 0o700 });
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(join(listened, '.s.PGSQL.5432'), resolve));
-      const started = await startEmbedded(dataDir, true);
-      const kept = existsSync(listened);
-      await new Promise((resolve) => server.close(resolve));
-      rmSync(listened, { recursive: true, force: true });
-      running.push(started);
-      console.log(`owner file naming pid 1: ${started.url ? 'served' : `refused: ${started.stderr.trim()}`}`);
-      expect(started.stderr).not.toContain('is in use');
-      expect(started.url).toBeDefined();
-      expect(started.stderr).toContain(`DATA_DIR ${dataDir}: replaced a stale embedded-postgres.json: it names this process's pid 1`);
-      expect([existsSync(deadPid), existsSync(oldScheme), kept]).toEqual([false, false, true]);
-      expect(existsSync(new URL(started.url!).searchParams.get('host')!)).toBe(true);
+      expectOneLineRefusal(refused[0], dataDir, `is in use: process ${serving[0].child.pid} already serves its embedded PostgreSQL`);
     },
     STARTUP_TIMEOUT_MS,
   );
@@ -132,12 +129,10 @@ describe('the embedded database folder (DATA_DIR)', () => {
   );
 
   it(
-    'makes a folder that is open to others owner-only at start, and says so',
+    'makes a data folder that is open to others owner-only at start, and says so',
     async () => {
-      const dataDir = join(root, 'opened');
-      mkdirSync(dataDir, { mode: 0o700 });
-      writeFileSync(join(dataDir, 'postgresql.auto.conf.bak'), 'x', { mode: 0o666 });
-      chmodSync(join(dataDir, 'postgresql.auto.conf.bak'), 0o666);
+      const dataDir = await folderWithRows('opened', 1);
+      chmodSync(join(dataDir, 'postgresql.auto.conf'), 0o666);
       chmodSync(dataDir, 0o755);
       const started = await startEmbedded(dataDir);
       running.push(started);
@@ -149,6 +144,81 @@ describe('the embedded database folder (DATA_DIR)', () => {
       );
       expect(openToOthers(dataDir)).toEqual([]);
     },
-    STARTUP_TIMEOUT_MS,
+    2 * STARTUP_TIMEOUT_MS,
+  );
+
+  it(
+    'refuses a folder missing only PG_VERSION, never creating a database over its data, and serves it again once restored',
+    async () => {
+      const dataDir = await folderWithRows('partial', 300);
+      renameSync(join(dataDir, 'PG_VERSION'), join(root, 'PG_VERSION.aside'));
+      const refused = await startEmbedded(dataDir);
+      running.push(refused);
+      expectOneLineRefusal(refused, dataDir, 'is not empty but is not a whole embedded PostgreSQL data folder (missing PG_VERSION)');
+      expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(false);
+
+      renameSync(join(root, 'PG_VERSION.aside'), join(dataDir, 'PG_VERSION'));
+      const restored = await startEmbedded(dataDir);
+      running.push(restored);
+      const client = new Client({ connectionString: restored.url });
+      await client.connect();
+      expect((await client.query('SELECT count(*)::int AS n FROM kept')).rows).toEqual([{ n: 300 }]);
+      await client.end();
+    },
+    3 * STARTUP_TIMEOUT_MS,
+  );
+
+  it('refuses a non-empty folder that holds something else', async () => {
+    const dataDir = join(root, 'other');
+    mkdirSync(dataDir, { mode: 0o700 });
+    writeFileSync(join(dataDir, 'notes.txt'), 'not a database');
+    const refused = await startEmbedded(dataDir);
+    running.push(refused);
+    expectOneLineRefusal(refused, dataDir, 'missing global/pg_control, base, pg_wal, PG_VERSION');
+    expect(readdirSync(dataDir).sort()).toEqual(['notes.txt']);
+  });
+
+  it(
+    'stops the start of a damaged folder with one line naming it',
+    async () => {
+      const dataDir = await folderWithRows('damaged', 1);
+      truncateSync(join(dataDir, 'global', 'pg_control'), 0);
+      const refused = await startEmbedded(dataDir);
+      running.push(refused);
+      console.log(`damaged DATA_DIR: ${refused.stderr.trim()}`);
+      expectOneLineRefusal(refused, dataDir, 'cannot be used by the embedded PostgreSQL');
+    },
+    2 * STARTUP_TIMEOUT_MS,
+  );
+
+  it(
+    'keeps every acknowledged write when its service is killed (SIGKILL), and starts again at once on the same folder',
+    async () => {
+      const dataDir = join(root, 'killed');
+      const first = await startServiceProcess({ DATA_DIR: dataDir });
+      const ids: number[] = [];
+      const create = (i: number) =>
+        fetch(`${first.baseUrl}/v1/pets`, {
+          method: 'POST',
+          headers: { ...AUTH, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Kept ${i}`, categoryId: 1 }),
+        });
+      for (let i = 0; i < 30; i++) {
+        const answer = await create(i);
+        expect(answer.status).toBe(201);
+        ids.push(((await answer.json()) as { id: number }).id);
+      }
+      expect(await first.stop('SIGKILL')).toBeNull();
+      const restarted = performance.now();
+      const second = await startServiceProcess({ DATA_DIR: dataDir });
+      try {
+        console.log(`restarted ${Math.round(performance.now() - restarted)} ms after SIGKILL`);
+        const answer = await fetch(`${second.baseUrl}/v1/pets?limit=100`, { headers: AUTH });
+        expect(((await answer.json()) as Array<{ id: number }>).map((pet) => pet.id)).toEqual(ids);
+      } finally {
+        await second.stop();
+      }
+    },
+    3 * STARTUP_TIMEOUT_MS,
   );
 });

@@ -18,6 +18,7 @@ process.umask(OWNER_ONLY_UMASK);
 createEmbeddedDatabase(dataDir)
   .then((db) => db.close())
   .catch((error: unknown) => {
-    console.error(error);
+    // One line: the service quotes it.
+    console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });

@@ -1,3 +1,4 @@
+import { DatabaseUnusableError } from '../database/database-check';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 
 /**
@@ -24,6 +25,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof DatabaseUnusableError ? error.message : error);
   process.exit(1);
 });

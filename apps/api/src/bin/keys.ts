@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/config';
+import { DatabaseUnusableError } from '../database/database-check';
 import { migrate } from '../database/migrate';
-import { Database } from '../database/database';
 import { databaseOptions, databaseTarget } from '../database/database.options';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { ENTITIES } from '../entities';
@@ -100,7 +100,7 @@ async function main(argv: string[]): Promise<void> {
  */
 async function withRepository(run: (repository: ApiKeysRepository) => Promise<void>): Promise<void> {
   const config = loadConfig(process.env, process.cwd(), 'tool');
-  const running = config.database.url ? undefined : runningEmbeddedPostgres(config.database.dataDir);
+  const running = config.database.url ? undefined : await runningEmbeddedPostgres(config.database.dataDir);
   const embedded = config.database.url || running ? undefined : await startEmbeddedPostgres(config.database.dataDir);
   const target = databaseTarget(config, running?.url ?? embedded?.url);
   const dataSource = new DataSource({ ...databaseOptions(target, 1), entities: ENTITIES });
@@ -112,7 +112,7 @@ async function withRepository(run: (repository: ApiKeysRepository) => Promise<vo
         const where = running ? ` served by process ${running.pid} at ${running.url}` : '';
         throw new ApiKeyToolError(`Cannot open the database${where}: ${error.message}`);
       });
-    await run(new ApiKeysRepository(new Database(dataSource, target)));
+    await run(new ApiKeysRepository(dataSource));
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.stop();
@@ -188,7 +188,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(error.message ? `${error.message} (see: keys --help)\n` : `${USAGE}\n`);
     process.exit(error.message ? 2 : 0);
   }
-  const known = error instanceof ApiKeyToolError || error instanceof ConfigError;
+  const known = error instanceof ApiKeyToolError || error instanceof ConfigError || error instanceof DatabaseUnusableError;
   process.stderr.write(`${known ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

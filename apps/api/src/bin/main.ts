@@ -6,7 +6,6 @@ import { ConfigError, loadConfig } from '../config/config';
 import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
 import { databaseTarget } from '../database/database.options';
 import { startDemands } from '../config/start-demands';
-import { startEmbeddedWatchdog, watchEmbeddedAnswers } from '../database/embedded-watchdog';
 import { DrainState } from '../http/drain';
 
 /** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
@@ -26,14 +25,9 @@ async function main(): Promise<void> {
   if (demands.length > 0) throw new ConfigError(demands);
   if (config.database.url) await checkDatabase('DATABASE_URL', config.database.url);
   if (config.database.directUrl) await checkDatabase('DATABASE_DIRECT_URL', config.database.directUrl);
+  // The embedded PostgreSQL is for development, a first run and the tests, never production.
+  if (!config.database.url && config.nodeEnv === 'production') throw new ConfigError(['DATABASE_URL is required in production']);
   const embedded = config.database.url ? undefined : await startEmbedded(config.database.dataDir);
-  const stopWatchdog = embedded ? startEmbeddedWatchdog() : undefined;
-  const stopWatching = embedded
-    ? watchEmbeddedAnswers(embedded.url, () => {
-        new Logger('Main').error('The embedded PostgreSQL has not answered for 20 s: exiting for the supervisor to restart the service');
-        process.exit(1);
-      })
-    : undefined;
   const app = await createApp(config, databaseTarget(config, embedded?.url));
   await app.listen({ port: config.http.port, host: config.http.host });
   const address = app.getHttpServer().address();
@@ -66,9 +60,7 @@ async function main(): Promise<void> {
     app.get(DrainState).begin();
     await new Promise((resolve) => setTimeout(resolve, config.http.drainDelayMs));
     await app.close();
-    stopWatching?.();
     await embedded?.stop();
-    stopWatchdog?.();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -2,13 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ConfigError } from '../config/config';
-import { Database } from './database';
 import { DATABASE_TARGET, DatabaseTarget, databaseOptions } from './database.options';
 import { explainConnectError, migrate } from './migrate';
 
 /**
- * The database for the whole app: migrated before the pool opens, and reached through `Database`.
- * `entities`: the features' TypeORM entities, which the app lists (this folder knows no feature).
+ * The database for the whole app: migrated before the pool opens, then reached through TypeORM's
+ * DataSource (`@InjectDataSource()`). `entities`: the features' entities, which the app lists.
  */
 @Module({})
 export class DatabaseModule {
@@ -33,8 +32,8 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [{ provide: DATABASE_TARGET, useValue: target }, Database],
-      exports: [Database],
+      providers: [{ provide: DATABASE_TARGET, useValue: target }],
+      exports: [DATABASE_TARGET],
     };
   }
 }

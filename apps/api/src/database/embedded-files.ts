@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config/config';
@@ -49,63 +49,10 @@ export function closeToOthers(dir: string): number {
   return opened;
 }
 
-const SOCKET_DIR_PREFIX = 'petstore-pg-';
-
 /**
- * A directory for the socket (not DATA_DIR: a socket path must stay under about 100 bytes), named with
- * this process's pid so that a later start can tell whose it was. mkdtemp makes it 0700.
+ * A directory for the socket (not DATA_DIR: a socket path must stay under about 100 bytes). mkdtemp
+ * makes it 0700; it is removed when the embedded PostgreSQL stops.
  */
 export function createSocketDir(): string {
-  return mkdtempSync(join(tmpdir(), `${SOCKET_DIR_PREFIX}${process.pid}-`));
-}
-
-/**
- * Removes the socket directories that killed processes left in the temporary folder: those of this user
- * that nobody listens on, and whose process is gone or had this process's pid (a previous PID 1 of a
- * container). Returns how many; those of an older naming (no pid) go when nobody listens.
- */
-export function removeStaleSocketDirs(): number {
-  let removed = 0;
-  let entries: string[];
-  try {
-    entries = readdirSync(tmpdir()).filter((name) => name.startsWith(SOCKET_DIR_PREFIX));
-  } catch {
-    return 0;
-  }
-  for (const name of entries) {
-    const path = join(tmpdir(), name);
-    try {
-      if (lstatSync(path).uid !== process.getuid?.()) continue;
-      const pid = /^petstore-pg-(\d+)-/.exec(name)?.[1];
-      // A socket listened on is never stale: its pid may be of another PID namespace sharing this folder
-      // (a container beside this one), where it looks gone. Otherwise the pid tells whether it is left over.
-      const stale = !listenedOn(path) && (pid === undefined || Number(pid) === process.pid || !alive(Number(pid)));
-      if (!stale) continue;
-      rmSync(path, { recursive: true, force: true });
-      removed++;
-    } catch {
-      // removed by another process meanwhile
-    }
-  }
-  return removed;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Whether a process listens on a socket in `dir` (Linux lists bound Unix sockets in /proc/net/unix; elsewhere assumed). */
-function listenedOn(dir: string): boolean {
-  let sockets: string;
-  try {
-    sockets = readFileSync('/proc/net/unix', 'utf8');
-  } catch {
-    return true;
-  }
-  return sockets.includes(`${dir}/.s.PGSQL.`);
+  return mkdtempSync(join(tmpdir(), 'petstore-pg-'));
 }

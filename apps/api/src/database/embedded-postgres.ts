@@ -1,24 +1,32 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync, renameSync, rmSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { ConfigError } from '../config/config';
-import { START_RESERVE_BYTES, freeBytes, megabytes } from './disk-space';
-import { closeToOthers, createSocketDir, ownerOnlyDataDir, removeStaleSocketDirs } from './embedded-files';
-import { OwnerLock, lockDataDir, runningOwner } from './embedded-owner';
+import { DatabaseUnusableError } from './database-check';
+import { closeToOthers, createSocketDir, ownerOnlyDataDir } from './embedded-files';
+import { DataDirLock, LOCK_FILES, lockDataDir, runningOwner } from './embedded-lock';
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL the app connects to with pg, exactly as to a server. */
   url: string;
-  /** What the start found and corrected (stale owner file, open permissions, leftover sockets): for the log. */
+  /** What the start found and corrected (open permissions): for the log. */
   notices: string[];
   stop(): Promise<void>;
 }
 
 /** The socket is named as PostgreSQL's would be for this port: pg finds it from the directory and port. */
 const SOCKET_PORT = 5432;
+/** Where a first start creates the database, moved into DATA_DIR once whole: an interrupted one leaves only this. */
+const INITDB_DIR = '.initdb';
+/** What a whole data folder holds; PG_VERSION is moved in last. */
+const ESSENTIAL = ['global/pg_control', 'base', 'pg_wal', 'PG_VERSION'];
+/**
+ * Opening a database writes a WAL segment (16 MB), and a new one's files take about 40 MB more: PGlite
+ * hangs instead of failing when it cannot write them.
+ */
+const MIN_FREE_BYTES = { existing: 24 * 1024 * 1024, fresh: 64 * 1024 * 1024 };
 
 /**
  * PostgreSQL's default 128 MB of shared buffers live in the WebAssembly heap, all of it resident once
@@ -31,34 +39,23 @@ export function createEmbeddedDatabase(dataDir: string): Promise<PGlite> {
   return PGlite.create(dataDir, { startParams: START_PARAMS });
 }
 
-/** The first start of a folder runs initdb in a child process (see bin/embedded-initdb.ts), so this one never holds both heaps. */
-function initialiseInChild(dataDir: string): void {
-  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
-  const script = join(__dirname, '..', 'bin', 'embedded-initdb.js');
-  const child = spawnSync(process.execPath, [script, dataDir], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(`Could not create the embedded PostgreSQL in ${dataDir}: ${child.stderr || child.error?.message}`);
-}
-
 /**
  * Starts PGlite (PostgreSQL compiled to WebAssembly) and serves it over the PostgreSQL wire protocol
  * on a private Unix socket, so the app speaks to it through pg and TypeORM like to any server.
- * `dataDir` is a folder, or `memory://` for a database that lives only as long as the process.
- * The folder is taken (embedded-owner.ts) before the database opens, and made owner-only.
+ * `dataDir` is a folder, or `memory://` for a database that lives only as long as the process. A
+ * folder is made owner-only and locked before the database opens; what keeps it from starting
+ * (damaged, read-only, full) is said in one line naming DATA_DIR.
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const notices: string[] = [];
-  const notice = (message: string) => notices.push(message);
   const inMemory = dataDir.startsWith('memory://');
-  const removed = removeStaleSocketDirs();
-  if (removed > 0) notice(`removed ${removed} socket folder(s) of embedded PostgreSQL processes that are gone from ${tmpdir()}`);
-  let lock: OwnerLock | undefined;
-  if (!inMemory) {
-    ownerOnlyDataDir(dataDir, notice);
-    assertRoomToStart(dataDir);
-    lock = lockDataDir(dataDir, notice);
-  }
+  let lock: DataDirLock | undefined;
   try {
-    if (!inMemory) initialiseInChild(dataDir);
+    if (!inMemory) {
+      ownerOnlyDataDir(dataDir, (notice) => notices.push(notice));
+      lock = await lockDataDir(dataDir);
+      await prepareDataDir(dataDir);
+    }
     const db = await createEmbeddedDatabase(dataDir);
     if (!inMemory) closeToOthers(dataDir);
     // Served on a Unix socket in a directory only this user may enter: PGlite has no passwords, and a
@@ -73,29 +70,88 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
       url,
       notices,
       async stop() {
-        lock?.release();
         await server.stop();
         await db.close();
         rmSync(socketDir, { recursive: true, force: true });
+        await lock?.release();
       },
     };
   } catch (error) {
-    lock?.release();
-    throw error;
+    await lock?.release().catch(() => undefined);
+    if (inMemory || error instanceof DatabaseUnusableError) throw error;
+    throw new DatabaseUnusableError(`DATA_DIR ${dataDir} cannot be used by the embedded PostgreSQL: ${reason(dataDir, error)}`);
   }
 }
 
-/** Refuses, saying why, a start that PGlite would fail with no more than "PGlite failed to initialize properly". */
-function assertRoomToStart(dataDir: string): void {
-  const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
-  const needed = fresh ? START_RESERVE_BYTES.fresh : START_RESERVE_BYTES.existing;
+/**
+ * Refuses a folder that is neither empty nor a whole data folder (never initialised over, whatever it
+ * holds), and refuses to open one on a full disk; creates the database in an empty one.
+ */
+async function prepareDataDir(dataDir: string): Promise<void> {
+  const entries = readdirSync(dataDir).filter((name) => !LOCK_FILES.includes(name) && name !== INITDB_DIR);
+  const missing = ESSENTIAL.filter((path) => !existsSync(join(dataDir, path)));
+  if (entries.length > 0 && missing.length > 0)
+    throw new DatabaseUnusableError(
+      `DATA_DIR ${dataDir} is not empty but is not a whole embedded PostgreSQL data folder (missing ${missing.join(', ')}): ` +
+        'refusing to create a database over it. Restore the folder, or point DATA_DIR at an empty or new one',
+    );
+  const needed = entries.length === 0 ? MIN_FREE_BYTES.fresh : MIN_FREE_BYTES.existing;
   const free = freeBytes(dataDir);
-  if (free >= needed) return;
-  const what = fresh ? 'to create its files (about 40 MB) and keep its reserve' : 'to open (a WAL segment) and keep its reserve';
-  throw new ConfigError([`DATA_DIR ${dataDir} has ${megabytes(free)} free: the embedded PostgreSQL needs ${megabytes(needed)} ${what}`]);
+  if (free < needed)
+    throw new DatabaseUnusableError(
+      `DATA_DIR ${dataDir} is full: ${megabytes(free)} free, the embedded PostgreSQL needs ${megabytes(needed)} to start`,
+    );
+  if (entries.length === 0) await initialise(dataDir);
+}
+
+/**
+ * Creates the database in a child process (bin/embedded-initdb.ts), so this one never holds both heaps
+ * of PGlite's initdb, then moves it in, PG_VERSION last: until then the folder counts as empty.
+ */
+async function initialise(dataDir: string): Promise<void> {
+  const target = join(dataDir, INITDB_DIR);
+  rmSync(target, { recursive: true, force: true });
+  const script = join(__dirname, '..', 'bin', 'embedded-initdb.js');
+  // Not spawnSync: the lock's refresh must keep running meanwhile.
+  const child = spawn(process.execPath, [script, target], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`could not create the database (${lastLine(stderr)})`);
+  const names = readdirSync(target).sort((a, b) => Number(a === 'PG_VERSION') - Number(b === 'PG_VERSION'));
+  for (const name of names) renameSync(join(target, name), join(dataDir, name));
+  rmSync(target, { recursive: true, force: true });
+}
+
+/** Why a start failed, in a few words: the file system's error code, or PGlite's first line. */
+function reason(dataDir: string, error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const left = freeBytes(dataDir);
+  const free = left < MIN_FREE_BYTES.existing ? `; the disk is full (${megabytes(left)} free)` : '';
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `it is not writable (${code})${free}`;
+  if (code === 'ENOSPC') return `the disk is full (${code})`;
+  // PGlite's WebAssembly abort says only "Aborted(). Build with -sASSERTIONS for more info."
+  const said = (message ?? String(error))
+    .split('\n')[0]
+    .replace(/\. Build with .*$/, '')
+    .slice(0, 300);
+  return `it fails to open (${said})${free}. Is the folder damaged? Restore it, or point DATA_DIR at a new one`;
+}
+
+const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).pop()?.slice(0, 300) ?? '';
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Free bytes for this user where `path` is, or Infinity when that cannot be told. */
+function freeBytes(path: string): number {
+  try {
+    const { bavail, bsize } = statfsSync(path);
+    return bavail * bsize;
+  } catch {
+    return Infinity;
+  }
 }
 
 /** The process serving the embedded PostgreSQL in `dataDir`, and its URL, when one is running. */
-export function runningEmbeddedPostgres(dataDir: string): { pid: number; url: string } | undefined {
+export function runningEmbeddedPostgres(dataDir: string): Promise<{ pid: number; url: string } | undefined> {
   return runningOwner(dataDir);
 }

@@ -1,11 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
+import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@petstore/http-errors';
 import { Public } from '../auth/public.decorator';
 import { ApiPublicErrorResponses } from '../docs/openapi.decorators';
-import { Database } from '../database/database';
+import { DATABASE_TIMEOUTS } from '../database/database.options';
 import { DrainState } from '../http/drain';
-import { DatabasePing } from './database-ping';
 import { Metrics } from '../observability/metrics';
 
 export class ShuttingDownError extends DomainError {
@@ -20,11 +20,8 @@ export class DatabaseNotReadyError extends DomainError {
   }
 }
 
-export class DiskFullNotReadyError extends DomainError {
-  constructor() {
-    super('service_unavailable', "Not ready: the database's disk is full");
-  }
-}
+/** How long one ping's answer stands for every probe (the balancer checks each instance every 500 ms). */
+export const PING_FRESH_MS = 250;
 
 const HEALTH_SCHEMA = {
   type: 'object',
@@ -38,10 +35,10 @@ const HEALTH_SCHEMA = {
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly database: DatabasePing,
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
     private readonly drain: DrainState,
     private readonly metrics: Metrics,
-    private readonly db: Database,
   ) {}
 
   @Get('live')
@@ -57,11 +54,21 @@ export class HealthController {
   @ApiResponse({ status: 200, description: 'The service can serve requests.', content: { 'application/json': { schema: HEALTH_SCHEMA } } })
   @ApiPublicErrorResponses(503)
   async ready(): Promise<{ status: 'ok' }> {
-    if (this.drain.draining || this.db.diskShortage()) {
+    if (this.drain.draining) {
       this.metrics.readiness(false);
-      throw this.drain.draining ? new ShuttingDownError() : new DiskFullNotReadyError();
+      throw new ShuttingDownError();
     }
-    const answers = await this.database.answers();
+    // One ping shared by every concurrent probe and reused for PING_FRESH_MS: a flood of probes costs
+    // one pool connection, never one each. Bounded like a request's wait for the database.
+    const ping = () =>
+      this.database
+        .pingCheck('database')
+        .withTimeout(DATABASE_TIMEOUTS.connectMs + DATABASE_TIMEOUTS.queryMs)
+        .cacheFor(PING_FRESH_MS);
+    const answers = await this.health.check([ping]).then(
+      () => true,
+      () => false,
+    );
     this.metrics.readiness(answers);
     if (!answers) throw new DatabaseNotReadyError();
     return { status: 'ok' };

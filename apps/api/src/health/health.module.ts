@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { DatabasePing } from './database-ping';
+import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
 
 @Module({
+  // A failed readiness is an answer (503), not an error to log: the balancer polls it every 500 ms.
+  imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController],
-  providers: [DatabasePing],
 })
 export class HealthModule {}

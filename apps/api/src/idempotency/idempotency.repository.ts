@@ -1,27 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { Database, Statement } from '../database/database';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 /** How long a key is remembered. */
 const RETENTION = '24 hours';
-/**
- * A record without an answer is only ever left by an older version of the service, which claimed the
- * key before running the request; given up after this, as that version did.
- */
+/** A record without an answer is only left by an older version of the service: given up after this, as that version did. */
 const ABANDONED = '1 minute';
+const EXPIRED = `(created_at < now() - interval '${RETENTION}' OR (status_code IS NULL AND created_at < now() - interval '${ABANDONED}'))`;
 
-const READ: Statement = {
-  name: 'idempotency_read',
-  text: `SELECT request_hash, status_code, response_body, location,
-           created_at < now() - interval '${RETENTION}'
-             OR (status_code IS NULL AND created_at < now() - interval '${ABANDONED}') AS expired
-         FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`,
-};
-const FORGET_EXPIRED: Statement = {
-  name: 'idempotency_forget_expired',
-  text: `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2
-           AND (created_at < now() - interval '${RETENTION}' OR (status_code IS NULL AND created_at < now() - interval '${ABANDONED}'))`,
-};
-const SWEEP: Statement = { name: 'idempotency_sweep', text: `DELETE FROM idempotency_keys WHERE created_at < now() - interval '${RETENTION}'` };
+// On the path of every keyed request: hand-written SQL through DataSource.query (see pets.repository.ts).
+const READ = `SELECT request_hash, status_code, response_body, location, ${EXPIRED} AS expired
+  FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`;
 
 /** What an Idempotency-Key holds: the request's hash and, once answered, the answer to replay. */
 export interface IdempotencyRecord {
@@ -34,35 +24,66 @@ export interface IdempotencyRecord {
   expired: boolean;
 }
 
-interface IdempotencyRow {
-  request_hash: string;
-  status_code: number | null;
-  response_body: unknown;
+/** The key a keyed request runs under. */
+export interface IdempotencyKeyRef {
+  apiKeyId: string;
+  key: string;
+  requestHash: string;
+}
+
+/** The answer a retry replays. */
+export interface RecordedAnswer {
+  statusCode: number;
+  body: object;
   location: string | null;
-  expired: boolean;
 }
 
 /**
- * The idempotency_keys table's statements (the rows a keyed create records come from its feature's
- * `recordingAnswer` statement).
+ * Records `answer` under `claim` in the transaction of `manager`, the one that stores the effect: both
+ * are kept or neither. A key already recorded fails it (unique violation on idempotency_keys_pkey),
+ * and a second request with the key waits on the first's insert until that commits.
  */
+export async function recordAnswer(manager: EntityManager, claim: IdempotencyKeyRef, answer: RecordedAnswer): Promise<void> {
+  await manager.insert(IdempotencyKeyEntity, {
+    apiKeyId: claim.apiKeyId,
+    idempotencyKey: claim.key,
+    requestHash: claim.requestHash,
+    statusCode: answer.statusCode,
+    responseBody: answer.body,
+    location: answer.location,
+  });
+}
+
+/** The idempotency_keys table (answers are recorded with `recordAnswer`, in the create's transaction). */
 @Injectable()
 export class IdempotencyRepository {
-  constructor(private readonly database: Database) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async read(apiKeyId: string, key: string): Promise<IdempotencyRecord | undefined> {
-    const [row] = await this.database.rows<IdempotencyRow>(READ, [apiKeyId, key]);
+    const [row] = await this.dataSource.query<
+      Array<{
+        request_hash: string;
+        status_code: number | null;
+        response_body: unknown;
+        location: string | null;
+        expired: boolean;
+      }>
+    >(READ, [apiKeyId, key]);
     if (!row) return undefined;
     return { requestHash: row.request_hash, statusCode: row.status_code, body: row.response_body, location: row.location, expired: row.expired };
   }
 
   /** Removes the key's record if it is still expired (another request may have taken the key since). */
   async forgetExpired(apiKeyId: string, key: string): Promise<void> {
-    await this.database.rows(FORGET_EXPIRED, [apiKeyId, key]);
+    await this.records().delete().where('api_key_id = :apiKeyId AND idempotency_key = :key', { apiKeyId, key }).andWhere(EXPIRED).execute();
   }
 
   /** Removes every record past its retention. */
   async sweep(): Promise<void> {
-    await this.database.rows(SWEEP, []);
+    await this.records().delete().where(`created_at < now() - interval '${RETENTION}'`).execute();
+  }
+
+  private records() {
+    return this.dataSource.getRepository(IdempotencyKeyEntity).createQueryBuilder();
   }
 }

@@ -2,7 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { CallHandler, ExecutionContext, UseInterceptors } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { defer, lastValueFrom } from 'rxjs';
-import type { Statement } from '../database/database';
 import { readJsonBody } from '../http/json-body-values';
 
 /** What runs a keyed request once per key: IdempotentRequests (declared here, so that neither file imports the other). */
@@ -21,7 +20,7 @@ export function registerIdempotentRequests(server: FastifyInstance, requests: Id
  * Route configuration: a POST with an Idempotency-Key runs once per key and replays its answer (see
  * IdempotentRequests). Runs after authentication and body parsing, around the handler; write it
  * above any decorator that sets a header the replay must repeat (Location). The route's service
- * stores its effect with a statement from `recordingAnswer`, under `idempotencyClaim()`.
+ * stores its effect and the answer in one transaction (`recordAnswer`), under `idempotencyClaim()`.
  */
 export function Idempotent(): MethodDecorator {
   return UseInterceptors({
@@ -56,36 +55,4 @@ export function runClaimed<T>(claim: IdempotencyClaim, operation: () => Promise<
 /** The claim of the keyed request being served, if any. */
 export function idempotencyClaim(): IdempotencyClaim | undefined {
   return claims.getStore();
-}
-
-/** How the answer is written from the created row: SQL expressions over the columns `create` returns. */
-export interface RecordedAnswer {
-  statusCode: number;
-  /** jsonb: exactly the body the route answers (a replay sends it as stored). */
-  body: string;
-  /** text: the Location header, or NULL. */
-  location: string;
-}
-
-/**
- * Wraps `create`, an INSERT … RETURNING with `parameters` parameters, so that the same statement
- * records the answer under the key (parameters n+1 to n+3: `claimValues`). One statement is atomic
- * even behind a transaction pooler: the pet and its answer are stored together or not at all. A key
- * already recorded makes the whole statement fail (unique violation on idempotency_keys_pkey), and a
- * second request with the key waits on the first's insert until it commits; see IdempotentRequests.
- */
-export function recordingAnswer(name: string, create: Statement, parameters: number, answer: RecordedAnswer): Statement {
-  const [apiKeyId, key, hash] = [1, 2, 3].map((i) => `$${parameters + i}`);
-  const text = `WITH created AS (${create.text}),
-      answer AS (
-        INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash, status_code, response_body, location)
-        SELECT ${apiKeyId}, ${key}, ${hash}, ${answer.statusCode}, ${answer.body}, ${answer.location} FROM created
-      )
-    SELECT * FROM created`;
-  return { name, text };
-}
-
-/** The values of the claim's parameters in a `recordingAnswer` statement. */
-export function claimValues(claim: IdempotencyClaim): string[] {
-  return [claim.apiKeyId, claim.key, claim.requestHash];
 }

@@ -1,0 +1,69 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { check, lock } from 'proper-lockfile';
+import { DatabaseUnusableError } from './database-check';
+
+/**
+ * One process per DATA_DIR: PGlite's files can be opened by one process only. proper-lockfile's lock
+ * (a folder created atomically, its mtime refreshed while held) is taken before the database opens.
+ * A lock left by a killed process goes stale after STALE_MS, so a start right after a crash waits
+ * for that rather than refusing. Refreshed every UPDATE_MS: opening PGlite blocks this thread for
+ * seconds on a busy machine, and a lock that looks stale meanwhile would be taken from under it.
+ */
+const LOCK = 'embedded-postgres.lock';
+/** Who holds the lock and, once it serves, at which URL (the key tool connects there). */
+const OWNER = 'embedded-postgres.json';
+const STALE_MS = 20_000;
+const UPDATE_MS = 2_000;
+const options = (dataDir: string) => ({ realpath: false, stale: STALE_MS, lockfilePath: join(dataDir, LOCK) });
+
+/** The files this service keeps in DATA_DIR beside PostgreSQL's. */
+export const LOCK_FILES = [LOCK, OWNER];
+
+export interface DataDirLock {
+  /** Records the URL the folder is served at. */
+  serving(url: string): void;
+  release(): Promise<void>;
+}
+
+/** Takes `dataDir` for this process, or throws a one-line DatabaseUnusableError naming the process that serves it. */
+export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
+  const release = await lock(dataDir, {
+    ...options(dataDir),
+    update: UPDATE_MS,
+    retries: { retries: STALE_MS / 1000 + 2, factor: 1, minTimeout: 1000, maxTimeout: 1000 },
+    // Another process took the lock while this one could not refresh it: stop before both write.
+    onCompromised: (error) => {
+      console.error(`DATA_DIR ${dataDir}: the embedded PostgreSQL lost its lock (${error.message}): stopping`);
+      process.exit(1);
+    },
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ELOCKED') throw error;
+    const pid = readOwner(dataDir)?.pid;
+    throw new DatabaseUnusableError(`DATA_DIR ${dataDir} is in use: process ${pid ?? '(unknown)'} already serves its embedded PostgreSQL`);
+  });
+  const write = (owner: { pid: number; url?: string }) => writeFileSync(join(dataDir, OWNER), JSON.stringify(owner), { mode: 0o600 });
+  write({ pid: process.pid });
+  return {
+    serving: (url) => write({ pid: process.pid, url }),
+    release: async () => {
+      rmSync(join(dataDir, OWNER), { force: true });
+      await release();
+    },
+  };
+}
+
+/** The process serving the embedded PostgreSQL in `dataDir`, and its URL, when one is running. */
+export async function runningOwner(dataDir: string): Promise<{ pid: number; url: string } | undefined> {
+  const owner = readOwner(dataDir);
+  if (!owner?.url || !(await check(dataDir, options(dataDir)).catch(() => false))) return undefined;
+  return owner as { pid: number; url: string };
+}
+
+function readOwner(dataDir: string): { pid: number; url?: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, OWNER), 'utf8')) as { pid: number; url?: string };
+  } catch {
+    return undefined;
+  }
+}

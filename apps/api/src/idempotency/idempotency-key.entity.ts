@@ -1,0 +1,31 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * An Idempotency-Key record, per API key: the request's hash and the answer a retry replays. The
+ * primary key makes two instances receiving the same key at once agree: only one INSERT wins.
+ */
+@Entity({ name: 'idempotency_keys' })
+@Index('idempotency_keys_created_at_idx', ['createdAt'])
+export class IdempotencyKeyEntity {
+  @PrimaryColumn({ type: 'text', name: 'api_key_id', primaryKeyConstraintName: 'idempotency_keys_pkey' })
+  apiKeyId: string;
+
+  @PrimaryColumn({ type: 'text', name: 'idempotency_key', primaryKeyConstraintName: 'idempotency_keys_pkey' })
+  idempotencyKey: string;
+
+  @Column({ type: 'text', name: 'request_hash' })
+  requestHash: string;
+
+  /** Null only in records of older versions, which claimed the key before running the request. */
+  @Column({ type: 'integer', name: 'status_code', nullable: true })
+  statusCode: number | null;
+
+  @Column({ type: 'jsonb', name: 'response_body', nullable: true })
+  responseBody: object | null;
+
+  @Column({ type: 'text', nullable: true })
+  location: string | null;
+
+  @Column({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  createdAt: Date;
+}
