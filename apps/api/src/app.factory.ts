@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
-import { GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
+import { ContractValidationPipe, GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
 import { ApiKeysService } from './auth/api-keys.service';
 import { bearerToken } from './auth/bearer-token';
 import { clientAddressKey } from './auth/client-address';
@@ -93,6 +93,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.get(DrainState).attach(app.getHttpServer());
   // Health and metrics endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
+  app.useGlobalPipes(new ContractValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter(new RequestLogger('Errors'), routes));
   setupSwagger(app, config);
   await app.init();

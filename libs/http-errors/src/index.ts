@@ -4,3 +4,4 @@ export { OUT_OF_SPACE_MESSAGE, codeForStatus, isDatabaseUnavailable, isOutOfSpac
 export type { MappedError, RequestLine } from './error-mapping';
 export { GlobalExceptionFilter, frameworkErrorHandler, sendError } from './global-exception.filter';
 export { MAX_PARAM_LENGTH, RouteTable } from './route-table';
+export { ContractValidationPipe, validationFailed } from './validation.pipe';

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_VERSION, openApiSchemas } from '@petstore/contracts';
+import { API_VERSION, contractSchemas } from '@petstore/contracts';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '../config/config';
 import { serveDocumentsOnce } from './served-documents';
@@ -69,7 +69,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     item.servers = [{ url: '/', description: 'This instance (outside /v1)' }];
     if (item.get) item.get.security = [];
   }
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiSchemas } };
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...contractSchemas() } };
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of [pathItem.get, pathItem.post, pathItem.put, pathItem.patch, pathItem.delete]) {
       if (!operation?.deprecated) continue;

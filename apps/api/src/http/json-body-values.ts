@@ -30,11 +30,12 @@ export class UnparsedJson {
 }
 
 /**
- * `@JsonBody(pipe)`: the request body, parsed now (after the guards) and kept as the request's body,
- * where later steps (the idempotency hash) read it.
+ * `@JsonBody()`: the request body, parsed now (after the guards) and kept as the request's body, where
+ * later steps (the idempotency hash) read it; a refused one throws its error. The global pipe validates it.
  */
 export const JsonBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   if (request.body instanceof UnparsedJson) request.body = request.body.parse();
+  if (request.body instanceof RejectedBody) throw request.body.error;
   return request.body;
 });

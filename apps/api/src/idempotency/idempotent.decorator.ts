@@ -1,54 +1,21 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ExecutionContext, UseInterceptors, createParamDecorator } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import type { Statement } from '../database/database';
-import { aroundHandler } from '../http/around-handler';
+import { IdempotencyClaim, IdempotencyInterceptor, claimOf } from './idempotency.interceptor';
 
-/** What runs a keyed request once per key: IdempotentRequests (declared here, so that neither file imports the other). */
-export interface IdempotentRunner {
-  run<T>(request: FastifyRequest, reply: FastifyReply, operation: () => Promise<T>): Promise<T>;
-}
-
-/** Each app's IdempotentRequests, found from the Fastify instance a request arrives on. */
-const perServer = new WeakMap<FastifyInstance, IdempotentRunner>();
-
-export function registerIdempotentRequests(server: FastifyInstance, requests: IdempotentRunner): void {
-  perServer.set(server, requests);
-}
+export type { IdempotencyClaim };
 
 /**
- * Route configuration: a POST with an Idempotency-Key runs once per key and replays its answer (see
- * IdempotentRequests). Runs after authentication and body validation, around the handler; write it
- * above any decorator that sets a header the replay must repeat (Location). The route's service
- * stores its effect with a statement from `recordingAnswer`, under `idempotencyClaim()`.
+ * A POST whose Idempotency-Key runs it once per key and replays its answer (IdempotencyInterceptor).
+ * Its handler takes `@IdempotencyClaimOf()` and its service stores the effect and the answer together
+ * under that claim (`recordingAnswer`).
  */
-export function Idempotent(): MethodDecorator {
-  return aroundHandler((request, reply, handler) => {
-    const requests = perServer.get(request.server);
-    if (!requests) throw new Error('@Idempotent() on a route of an app without the IdempotencyModule');
-    return requests.run(request, reply, handler);
-  });
-}
+export const Idempotent = () => UseInterceptors(IdempotencyInterceptor);
 
-/** The Idempotency-Key a keyed request's operation runs under. */
-export interface IdempotencyClaim {
-  apiKeyId: string;
-  key: string;
-  requestHash: string;
-  /** Set by the service once its statement stored the effect and the answer together. */
-  recorded: boolean;
-}
-
-const claims = new AsyncLocalStorage<IdempotencyClaim>();
-
-/** Runs a keyed request's operation; its service finds the claim with `idempotencyClaim()`. */
-export function runClaimed<T>(claim: IdempotencyClaim, operation: () => Promise<T>): Promise<T> {
-  return claims.run(claim, operation);
-}
-
-/** The claim of the keyed request being served, if any. */
-export function idempotencyClaim(): IdempotencyClaim | undefined {
-  return claims.getStore();
-}
+/** The claim of a keyed request (undefined without a key): what the service records its answer under. */
+export const IdempotencyClaimOf = createParamDecorator((_data: unknown, context: ExecutionContext) =>
+  claimOf(context.switchToHttp().getRequest<FastifyRequest>()),
+);
 
 /** How the answer is written from the created row: SQL expressions over the columns `create` returns. */
 export interface RecordedAnswer {
@@ -64,7 +31,7 @@ export interface RecordedAnswer {
  * records the answer under the key (parameters n+1 to n+3: `claimValues`). One statement is atomic
  * even behind a transaction pooler: the pet and its answer are stored together or not at all. A key
  * already recorded makes the whole statement fail (unique violation on idempotency_keys_pkey), and a
- * second request with the key waits on the first's insert until it commits; see IdempotentRequests.
+ * second request with the key waits on the first's insert until it commits; see IdempotencyInterceptor.
  */
 export function recordingAnswer(name: string, create: Statement, parameters: number, answer: RecordedAnswer): Statement {
   const [apiKeyId, key, hash] = [1, 2, 3].map((i) => `$${parameters + i}`);
