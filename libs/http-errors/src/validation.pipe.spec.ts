@@ -36,9 +36,9 @@ describe('ContractValidationPipe', () => {
     expect(many).toHaveLength(20);
     const long = await problems({ [`${'x'.repeat(5000)}`]: 1, name: 'Rex', categoryId: 1 });
     expect(long).toEqual([{ field: `${'x'.repeat(64)}…`, message: `property ${'x'.repeat(64)}… is not allowed` }]);
-    const error = await body(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`${i}${'é'.repeat(60)}`, 1]))).catch(
-      (e: ValidationFailedError) => e,
-    );
+    const error = (await body(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`${i}${'é'.repeat(60)}`, 1]))).catch(
+      (e: unknown) => e,
+    )) as ValidationFailedError;
     expect(Buffer.byteLength(JSON.stringify({ code: error.code, message: error.message, status: 400, details: error.details }))).toBeLessThan(4096);
   });
 
