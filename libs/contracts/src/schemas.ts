@@ -19,9 +19,14 @@ const converters: NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['
   isPetId: { type: 'integer', minimum: 1 },
 };
 
-/** The OpenAPI schema of a contract class, read from its class-validator rules and @JSONSchema descriptions. */
-export function schemaOf(cls: new () => object): Schema & { properties: Record<string, Schema>; required?: string[] } {
-  return targetConstructorToSchema(cls, { additionalConverters: converters }) as never;
+const standaloneConverters: typeof converters = { ...converters, isPetStatus: { type: 'string', enum: [...PET_STATUSES] } };
+
+/**
+ * The OpenAPI schema of a contract class, read from its class-validator rules and @JSONSchema
+ * descriptions; `standalone` writes PetStatus in place instead of referring to the component.
+ */
+export function schemaOf(cls: new () => object, standalone = false): Schema & { properties: Record<string, Schema>; required?: string[] } {
+  return targetConstructorToSchema(cls, { additionalConverters: standalone ? standaloneConverters : converters }) as never;
 }
 
 /** The schema components of the API document: the contract classes, and the enums and arrays around them. */

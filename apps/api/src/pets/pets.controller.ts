@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ListPetsQuery, NewPet, Pet, PetIdParam, schemaOf } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
@@ -14,6 +14,9 @@ import { PetsService } from './pets.service';
 
 // The listing's parameters are the contract's own, validated: their values may be logged.
 logQueryValues(Object.keys(schemaOf(ListPetsQuery).properties));
+
+// Fastify writes the answers with a serializer compiled from the Pet schema: about twice as fast as JSON.stringify.
+const PET_JSON = schemaOf(Pet, true);
 
 const GET_PET_DEPRECATION: DeprecationConfig = {
   deprecation: {
@@ -32,6 +35,7 @@ export class PetsController {
   constructor(private readonly pets: PetsService) {}
 
   @Get()
+  @RouteSchema({ response: { 200: { type: 'array', items: PET_JSON } } })
   @RequireScopes('pets:read')
   @ListPetsOperation()
   async list(@Query() query: ListPetsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
@@ -42,6 +46,7 @@ export class PetsController {
 
   @Post()
   @HttpCode(201)
+  @RouteSchema({ response: { 201: PET_JSON } })
   @RequireScopes('pets:write')
   @CreatePetOperation()
   @Idempotent()
@@ -52,6 +57,7 @@ export class PetsController {
 
   @Get(':petId')
   @RouteConfig(GET_PET_DEPRECATION)
+  @RouteSchema({ response: { 200: PET_JSON } })
   @RequireScopes('pets:read')
   @GetPetOperation()
   get(@Param() { petId }: PetIdParam): Promise<Pet> {
