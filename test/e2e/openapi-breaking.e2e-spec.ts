@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, run } from '../support/processes';
@@ -9,7 +9,12 @@ import { ROOT, run } from '../support/processes';
  */
 const RELEASED = join(ROOT, 'docs', 'openapi.released.json');
 const CLI = join(ROOT, 'tools', 'openapi', 'breaking-cli.cjs');
-const dir = mkdtempSync(join(tmpdir(), 'petstore-breaking-'));
+// Made when the suite starts and removed when it ends, not at import.
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'petstore-breaking-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function plant(name: string, change: (document: any) => void): string {
   const document = JSON.parse(readFileSync(RELEASED, 'utf8'));
@@ -122,11 +127,14 @@ describe('pnpm openapi:changeset: a changed document needs a changeset at the ri
     if (level) writeFileSync(join(folder, 'change.md'), `---\n'@petstore/contracts': ${level}\n'@petstore/client': ${level}\n---\n\nA change.\n`);
     return folder;
   };
-  const allowNarrowing = join(dir, 'allow-narrowing.json');
-  writeFileSync(
-    allowNarrowing,
-    JSON.stringify([{ rule: 'prevent narrowing query parameter ranges', where: 'GET /pets query parameter: limit', reason: 'A test' }]),
-  );
+  let allowNarrowing: string;
+  beforeAll(() => {
+    allowNarrowing = join(dir, 'allow-narrowing.json');
+    writeFileSync(
+      allowNarrowing,
+      JSON.stringify([{ rule: 'prevent narrowing query parameter ranges', where: 'GET /pets query parameter: limit', reason: 'A test' }]),
+    );
+  });
   const check = (head: string, level?: string, allow = join(ROOT, 'docs', 'openapi.allowed-breaks.json')) =>
     run(process.execPath, [CHECK, '--head', head, '--changesets', changesets(level), '--allow', allow], {});
 
