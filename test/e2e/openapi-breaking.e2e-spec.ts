@@ -59,6 +59,8 @@ const BREAKS: [string, (document: any) => void, RegExp][] = [
 ];
 
 const ADDITIONS: [string, (document: any) => void][] = [
+  // info.version is the contract's own version (1.0.0), not the packages' (1.1.0): changing it alone breaks nothing.
+  ['a version-only change', (d) => (d.info.version = '1.0.0')],
   [
     'an added optional query parameter',
     (d) => d.paths['/pets'].get.parameters.push({ name: 'sort', in: 'query', required: false, schema: { type: 'string' } }),

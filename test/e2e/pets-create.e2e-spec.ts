@@ -137,6 +137,29 @@ describe('createPet: POST /v1/pets (e2e)', () => {
         ['__proto__', 'property __proto__ is not allowed'],
         ['constructor', 'property constructor is not allowed'],
       ));
+    it('lists at most 20 problems in under 4 KiB, however many the body holds (9,000 unknown properties in 64 KiB)', async () => {
+      // Names of one to three printable characters (not `"` or `\\`) fit 9,000 properties in 64 KiB.
+      const alphabet = [...Array(94)].map((_, i) => String.fromCharCode(33 + i)).filter((c) => c !== '"' && c !== '\\');
+      const name = (i: number): string =>
+        i < alphabet.length ? alphabet[i] : name(Math.floor(i / alphabet.length) - 1) + alphabet[i % alphabet.length];
+      const body = JSON.stringify(Object.fromEntries(Array.from({ length: 9000 }, (_, i) => [name(i), 0])));
+      expect(body.length).toBeLessThanOrEqual(64 * 1024);
+      const response = await post(body);
+      expect(response.status).toBe(400);
+      expect(Buffer.byteLength(response.text)).toBeLessThan(4096);
+      expect(response.body.details).toHaveLength(20);
+      expect(response.body.details[0]).toEqual({ field: 'name', message: 'name is required' });
+      const [, , unknown] = response.body.details;
+      expect(unknown.message).toBe(`property ${unknown.field} is not allowed`);
+      expect(await countPets(api)).toBe(0);
+    });
+    it('keeps the answer under 4 KiB for long property names, cutting the names it echoes', async () => {
+      const names = Array.from({ length: 20 }, (_, i) => `${i}${'\u0001'.repeat(500)}`);
+      const response = await post(JSON.stringify(Object.fromEntries(names.map((name) => [name, 1]))));
+      expect(response.status).toBe(400);
+      expect(Buffer.byteLength(response.text)).toBeLessThan(4096);
+      expect(response.body.details[2].field).toBe(`0${'\u0001'.repeat(63)}…`);
+    });
     it('reports every problem at once, fields first', () =>
       expectRefused(
         { extra: 1, status: null, categoryId: '5', name: '' },

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
-import { GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
+import { ContractValidationPipe, GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
 import { AppModule } from './app.module';
 import { DeprecatedCalls } from './auth/deprecated-calls';
 import { AppConfig } from './config/config';
@@ -77,6 +77,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.get(DrainState).attach(app.getHttpServer());
   // Health and metrics endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
+  app.useGlobalPipes(new ContractValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter(errorLogger('Errors'), routes));
   setupSwagger(app, config);
   await app.init();

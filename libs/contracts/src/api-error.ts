@@ -1,4 +1,5 @@
 import { IsArray, IsIn, IsInt, IsOptional, IsString } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 
 /** The stable, documented set of machine-readable error codes. */
 export const ErrorCode = {
@@ -114,16 +115,24 @@ export interface FieldError {
 }
 
 /** The Error body every error response carries. */
+@JSONSchema({ description: 'The body of every error response.' })
 export class ApiError {
+  @JSONSchema({ description: 'Machine-readable error code.' })
   @IsIn(ERROR_CODES)
   code!: ErrorCode;
 
+  @JSONSchema({ description: 'Human-readable description naming the offending field or parameter.' })
   @IsString()
   message!: string;
 
+  @JSONSchema({ description: 'The HTTP status code.' })
   @IsInt()
   status!: number;
 
+  @JSONSchema({
+    description: 'For validation failures: one entry per offending field.',
+    items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+  })
   @IsOptional()
   @IsArray()
   details?: FieldError[];

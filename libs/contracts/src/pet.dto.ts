@@ -1,66 +1,112 @@
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { fieldsOf } from './fields';
-import { CURSOR_MAX_LENGTH, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from './limits';
-import { PET_STATUSES, PetStatus } from './pet-status';
-import { IsCategoryId, IsPetName } from './rules';
+import { Exclude, Expose, Transform } from 'class-transformer';
+import { IsInt, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { CURSOR_MAX_LENGTH, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, NAME_MAX_LENGTH, PET_ID_MAX } from './limits';
+import { DEFAULT_PET_STATUS, PET_STATUSES, PetStatus } from './pet-status';
+import { IsCategoryId, IsPetId, IsPetName, IsPetStatus } from './rules';
 
-/** Said of a `status` that is not a PetStatus (body or query). */
+/*
+ * The contract's shapes, each written once: the rules validate requests (the service's ValidationPipe,
+ * or class-validator in a client) and, with the descriptions, give the OpenAPI schemas (schemas.ts).
+ */
+
+/** Said of a `status` that is not a PetStatus (body or query): IsPetStatus's message. */
 export const STATUS_MESSAGE = `status must be one of: ${PET_STATUSES.join(', ')}`;
 /** Said of a `limit` that is not plain digits from LIST_LIMIT_MIN to LIST_LIMIT_MAX. */
 export const LIMIT_MESSAGE = `limit must be an integer from ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}`;
 /** Said of any cursor the service did not issue for this listing: garbled, forged, or from another filter. */
 export const CURSOR_MESSAGE = 'cursor is not valid for this listing: follow the rel="next" Link of a previous page, with the same status';
+const NAME = `The animal's name: 1 to ${NAME_MAX_LENGTH} Unicode characters, not blank, no control characters. Not unique.`;
+const CATEGORY = 'Identifier of the category the animal belongs to.';
+/** Present only when the value is (a condition, not @IsOptional, which would let `null` through). */
+const unlessAbsent = (property: string) => ValidateIf((object: Record<string, unknown>) => object[property] !== undefined);
 
-/** Request body for adding an animal. The client never sends `id`. */
+@JSONSchema({
+  description: 'Request body for adding an animal. The service assigns `id`; unknown properties are rejected.',
+  additionalProperties: false,
+})
 export class NewPet {
+  @JSONSchema({ description: NAME, example: 'Rex' })
   @IsPetName()
   name!: string;
 
+  @JSONSchema({ description: CATEGORY, example: 3 })
   @IsCategoryId()
   categoryId!: number;
 
-  // Not @IsOptional: that would let `null` through, and null is not a status.
-  @ValidateIf((pet: NewPet) => pet.status !== undefined)
-  @IsIn(PET_STATUSES, { message: STATUS_MESSAGE })
+  @JSONSchema({ default: DEFAULT_PET_STATUS, description: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.` })
+  @unlessAbsent('status')
+  @IsPetStatus()
   status?: PetStatus;
 }
-export const NEW_PET_FIELDS = fieldsOf(NewPet);
 
-/** An animal as the service returns it. */
+@JSONSchema({ description: 'An animal as returned by the service.' })
 export class Pet {
+  @JSONSchema({ format: 'int64', description: 'Assigned by the service on creation.', example: 1 })
   @IsInt()
   @Min(1)
   id!: number;
 
+  @JSONSchema({ description: NAME, example: 'Rex' })
   @IsPetName()
   name!: string;
 
+  @JSONSchema({ description: CATEGORY, example: 3 })
   @IsCategoryId()
   categoryId!: number;
 
-  @IsIn(PET_STATUSES, { message: STATUS_MESSAGE })
+  @JSONSchema({ description: 'Availability of the animal; always present.' })
+  @IsPetStatus()
   status!: PetStatus;
 }
-export const PET_FIELDS = fieldsOf(Pet);
 
-/** Query parameters of `GET /pets`. Values arrive as text and are converted only when they are plain digits. */
+/**
+ * Query parameters of `GET /pets`. Values arrive as text and are converted only when they are plain
+ * digits. Other parameters are dropped, not refused (@Exclude: only the @Expose'd ones are read):
+ * a client may add its own, and `access_token` must be ignored.
+ */
+@Exclude()
 export class ListPetsQuery {
+  @JSONSchema({
+    default: LIST_LIMIT_DEFAULT,
+    example: LIST_LIMIT_DEFAULT,
+    description: 'Maximum number of animals returned: decimal digits only (leading zeros allowed); `+5`, ` 5` and `1e1` are a 400.',
+  })
   // Leading zeros are allowed, as in petId: `limit=007` is 7.
+  @Expose()
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^0*[0-9]{1,4}$/.test(value) ? Number(value) : value))
-  @ValidateIf((query: ListPetsQuery) => query.limit !== undefined)
+  @unlessAbsent('limit')
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(LIST_LIMIT_MIN, { message: LIMIT_MESSAGE })
   @Max(LIST_LIMIT_MAX, { message: LIMIT_MESSAGE })
   limit?: number;
 
-  @ValidateIf((query: ListPetsQuery) => query.status !== undefined)
-  @IsIn(PET_STATUSES, { message: STATUS_MESSAGE })
+  @JSONSchema({ description: 'Keep only animals with this status.' })
+  @Expose()
+  @unlessAbsent('status')
+  @IsPetStatus()
   status?: PetStatus;
 
   /** Opaque: only its shape is checked here; the service checks that it issued it (signature, filter). */
-  @ValidateIf((query: ListPetsQuery) => query.cursor !== undefined)
+  @JSONSchema({
+    description:
+      'Opaque position in the listing, taken from the `rel="next"` Link of the previous page; used with the same `status` ' +
+      'as that page. Any other value is a 400 `validation_failed` naming `cursor`.',
+  })
+  @Expose()
+  @unlessAbsent('cursor')
   @Matches(new RegExp(`^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH}}$`), { message: CURSOR_MESSAGE })
   cursor?: string;
 }
-export const LIST_PETS_QUERY_FIELDS = fieldsOf(ListPetsQuery);
+
+/** The path parameter of `GET /pets/{petId}`: leading zeros are dropped, so `007` is pet 7. */
+export class PetIdParam {
+  @JSONSchema({
+    format: 'int64',
+    example: 1,
+    description: `Identifier of the animal: a positive int64 (up to ${PET_ID_MAX}), in decimal digits only (leading zeros allowed); \`1e3\` or \`+1\` is a 400.`,
+  })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^0*[1-9][0-9]{0,18}$/.test(value) ? BigInt(value).toString() : value))
+  @IsPetId()
+  petId!: string;
+}

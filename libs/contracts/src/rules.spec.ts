@@ -1,5 +1,5 @@
 import { CATEGORY_ID_MAX } from './limits';
-import { categoryIdProblem, petNameProblem } from './rules';
+import { PET_NAME_PATTERN, categoryIdProblem, petNameProblem } from './rules';
 
 describe('petNameProblem', () => {
   it.each([
@@ -45,5 +45,16 @@ describe('categoryIdProblem', () => {
 
   it.each([0, -1, CATEGORY_ID_MAX + 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '5', null, true, [1], 5n])('refuses %p', (value) => {
     expect(categoryIdProblem(value)).toBe('must be an integer from 1 to 9007199254740991');
+  });
+});
+
+describe('PET_NAME_PATTERN (the schema of `name`)', () => {
+  const pattern = new RegExp(PET_NAME_PATTERN, 'u');
+  it.each(['Rex', ' Rex ', 'Ré x', '犬', 'a\u00a0b', '🐕'])('accepts %j, as the service does', (name) => {
+    expect([pattern.test(name), petNameProblem(name)]).toEqual([true, undefined]);
+  });
+  it.each(['', '   ', '\u00a0', '\u3000', 'a\u0000', 'tab\there', 'del\u007f', '\n'])('refuses %j, as the service does', (name) => {
+    expect(pattern.test(name)).toBe(false);
+    expect(petNameProblem(name)).toBeDefined();
   });
 });

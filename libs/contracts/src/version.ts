@@ -5,7 +5,7 @@
 export const CONTRACTS_VERSION = '1.1.0';
 
 /**
- * The `info.version` of the API document: the contracts' major.minor, as `major.minor.0`. A patch
- * release of the packages changes no API, so it leaves the document's version alone.
+ * The `info.version` of the API document: the contract's own version. It changes when the contract
+ * does, not with the packages' releases (documenting a rule the service already enforced changes nothing).
  */
-export const API_VERSION = CONTRACTS_VERSION.replace(/^(\d+)\.(\d+)\..*$/, '$1.$2.0');
+export const API_VERSION = '1.0.0';

@@ -15,9 +15,24 @@ export class DomainError extends Error {
   }
 }
 
+/** A 400 lists at most this many problems, and its body stays under 4 KiB, however many the request has. */
+const MAX_DETAILS = 20;
+const MAX_BODY_BYTES = 4000;
+/** {"code":"validation_failed","message":"","status":400,"details":[]} */
+const BODY_FRAME_BYTES = 68;
+
+/** The problems of a request, its message the problems' messages joined by `; `, in the order given. */
 export class ValidationFailedError extends DomainError {
   constructor(details: FieldError[]) {
-    super('validation_failed', details.map((d) => d.message).join('; '), details);
+    const kept: FieldError[] = [];
+    let bytes = BODY_FRAME_BYTES;
+    for (const detail of details.slice(0, MAX_DETAILS)) {
+      // Each problem is written twice: as a detail, and in the message.
+      bytes += Buffer.byteLength(JSON.stringify(detail)) + Buffer.byteLength(JSON.stringify(detail.message)) + 1;
+      if (bytes > MAX_BODY_BYTES) break;
+      kept.push(detail);
+    }
+    super('validation_failed', kept.map((d) => d.message).join('; '), kept);
   }
 }
 

@@ -155,39 +155,34 @@ export const UNAVAILABLE_SQLSTATES: readonly { code: string; meaning: string; me
   { code: '57014', meaning: 'statement timeout' },
 ];
 
-/**
- * True when the error says the database cannot be reached or did not answer in time: network
- * errors, pg pool and client timeouts, PostgreSQL's connection-exception class (08) and the
- * UNAVAILABLE_SQLSTATES. TypeORM wraps driver errors, so the cause chain is followed.
- */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if (typeof current !== 'object') return false;
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === 'string') {
-      if (UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08')) return true;
-      const text = typeof message === 'string' ? message : '';
-      if (UNAVAILABLE_SQLSTATES.some((row) => row.code === code && (!row.message || row.message.test(text)))) return true;
-    }
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return true;
+/** The error and the errors it wraps (TypeORM's `driverError`, `cause`), a few levels deep. */
+function* causes(error: unknown): Generator<{ code?: unknown; message?: unknown }> {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+    yield current;
     const next = current as { driverError?: unknown; cause?: unknown };
     current = next.driverError ?? next.cause;
   }
-  return false;
 }
 
 /**
- * True when the database ran out of disk space: PostgreSQL's disk_full (53100, "could not extend
- * file" or "could not write to file" … "No space left on device"), or ENOSPC from the file system.
- * An operating condition, not a fault of ours: a 503 until space returns.
+ * True when the error says the database cannot be reached or did not answer in time: network
+ * errors, pg pool and client timeouts, PostgreSQL's connection-exception class (08) and the
+ * UNAVAILABLE_SQLSTATES.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return [...causes(error)].some(({ code, message }) => {
+    const text = typeof message === 'string' ? message : '';
+    if (UNAVAILABLE_MESSAGES.some((m) => text.includes(m))) return true;
+    if (typeof code !== 'string') return false;
+    if (UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08')) return true;
+    return UNAVAILABLE_SQLSTATES.some((row) => row.code === code && (!row.message || row.message.test(text)));
+  });
+}
+
+/**
+ * True when the database ran out of disk space: PostgreSQL's disk_full (53100), or ENOSPC from the
+ * file system. An operating condition, not a fault of ours: a 503 until space returns.
  */
 export function isOutOfSpace(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if (typeof current !== 'object') return false;
-    const { code } = current as { code?: unknown };
-    if (code === '53100' || code === 'ENOSPC') return true;
-    const next = current as { driverError?: unknown; cause?: unknown };
-    current = next.driverError ?? next.cause;
-  }
-  return false;
+  return [...causes(error)].some(({ code }) => code === '53100' || code === 'ENOSPC');
 }

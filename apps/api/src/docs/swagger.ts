@@ -1,9 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_VERSION, openApiSchemas } from '@petstore/contracts';
+import { API_VERSION, contractSchemas } from '@petstore/contracts';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { onRequestHookHandler } from 'fastify';
 import { AppConfig } from '../config/config';
-import { serveDocumentsOnce } from './served-documents';
 
 const DESCRIPTION = [
   'Keeps the records of the animals offered in the store: list them, add one, get one.',
@@ -69,7 +69,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     item.servers = [{ url: '/', description: 'This instance (outside /v1)' }];
     if (item.get) item.get.security = [];
   }
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiSchemas } };
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...contractSchemas() } };
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of [pathItem.get, pathItem.post, pathItem.put, pathItem.patch, pathItem.delete]) {
       if (!operation?.deprecated) continue;
@@ -111,9 +111,20 @@ function downloadUrl(system: unknown): unknown {
   return (globalThis as any).SwaggerUIBundle.plugins.DownloadUrl(system);
 }
 
+/** The files of swagger-ui-dist that the Swagger UI page loads; the rest of the package is not served. */
+const UI_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png']);
+
 /** Serves the document at /docs/openapi.json and /docs/openapi.yaml and Swagger UI at /docs, without a key. */
 export function setupSwagger(app: NestFastifyApplication, config: AppConfig): void {
-  serveDocumentsOnce(app.getHttpAdapter().getInstance(), '/docs');
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route) => {
+      if (route.url !== '/docs/*') return;
+      const onlyUiFiles: onRequestHookHandler = (request, reply, done) =>
+        UI_FILES.has((request.params as { '*': string })['*']) ? done() : void reply.callNotFound();
+      route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), onlyUiFiles];
+    });
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app, config), {
     useGlobalPrefix: false,
     jsonDocumentUrl: 'docs/openapi.json',

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
-import { IdempotentRequests } from './idempotent-requests';
 
 @Module({
-  // IdempotentRequests registers itself with the app's Fastify instance, where @Idempotent() finds it.
-  providers: [IdempotencyService, IdempotencyRepository, IdempotentRequests],
+  providers: [IdempotencyService, IdempotencyRepository, IdempotencyInterceptor],
+  // A route's @Idempotent() instantiates the interceptor in its own module, from these.
+  exports: [IdempotencyService, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

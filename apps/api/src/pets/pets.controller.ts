@@ -1,21 +1,22 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { LIST_PETS_QUERY_FIELDS, ListPetsQuery, NewPet, Pet } from '@petstore/contracts';
+import { ListPetsQuery, NewPet, Pet, PetIdParam, schemaOf } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { DeprecationConfig } from '../http/deprecation';
-import { Location } from '../http/location.decorator';
 import { JsonBody } from '../http/json-body-values';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Location } from '../http/location.decorator';
+import { Idempotent, IdempotencyClaim, IdempotencyClaimOf } from '../idempotency/idempotent.decorator';
 import { logQueryValues } from '../logging/loggable-url';
-import { ListPetsQueryPipe, NewPetBodyPipe, PetIdPipe } from './pets.pipes';
-import { CREATED_PET_RESPONSE, PET_RESPONSE, PETS_RESPONSE } from './pet.serialization';
 import { CreatePetOperation, GetPetOperation, ListPetsOperation } from './pets.openapi';
 import { PetsService } from './pets.service';
 
-// The listing's parameters are the contract's own, checked by ListPetsQueryPipe: their values may be logged.
-logQueryValues(LIST_PETS_QUERY_FIELDS);
+// The listing's parameters are the contract's own, validated: their values may be logged.
+logQueryValues(Object.keys(schemaOf(ListPetsQuery).properties));
+
+// Fastify writes the answers with a serializer compiled from the Pet schema: about twice as fast as JSON.stringify.
+const PET_JSON = schemaOf(Pet, true);
 
 const GET_PET_DEPRECATION: DeprecationConfig = {
   deprecation: {
@@ -26,6 +27,7 @@ const GET_PET_DEPRECATION: DeprecationConfig = {
   },
 };
 
+/** HTTP to the service and back; the global ValidationPipe has checked every parameter against the contract. */
 @ApiTags('pets')
 @ApiBearerAuth('apiKey')
 @Controller('pets')
@@ -33,10 +35,10 @@ export class PetsController {
   constructor(private readonly pets: PetsService) {}
 
   @Get()
-  @RouteSchema(PETS_RESPONSE)
+  @RouteSchema({ response: { 200: { type: 'array', items: PET_JSON } } })
   @RequireScopes('pets:read')
   @ListPetsOperation()
-  async list(@Query(ListPetsQueryPipe) query: ListPetsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
+  async list(@Query() query: ListPetsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
     const page = await this.pets.list(query);
     if (page.next !== undefined) reply.header('link', `<${nextPageUrl(query, page.next)}>; rel="next"`);
     return page.pets;
@@ -44,21 +46,21 @@ export class PetsController {
 
   @Post()
   @HttpCode(201)
-  @RouteSchema(CREATED_PET_RESPONSE)
+  @RouteSchema({ response: { 201: PET_JSON } })
   @RequireScopes('pets:write')
   @CreatePetOperation()
   @Idempotent()
   @Location((pet: Pet) => `/v1/pets/${pet.id}`)
-  create(@JsonBody(NewPetBodyPipe) body: NewPet): Promise<Pet> {
-    return this.pets.create(body);
+  create(@JsonBody() body: NewPet, @IdempotencyClaimOf() claim: IdempotencyClaim | undefined): Promise<Pet> {
+    return this.pets.create(body, claim);
   }
 
   @Get(':petId')
   @RouteConfig(GET_PET_DEPRECATION)
-  @RouteSchema(PET_RESPONSE)
+  @RouteSchema({ response: { 200: PET_JSON } })
   @RequireScopes('pets:read')
   @GetPetOperation()
-  get(@Param('petId', PetIdPipe) petId: string): Promise<Pet> {
+  get(@Param() { petId }: PetIdParam): Promise<Pet> {
     return this.pets.get(petId);
   }
 }

@@ -1,18 +1,22 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import {
-  CURSOR_MAX_LENGTH,
   CURSOR_MESSAGE,
   LIMIT_MESSAGE,
+  ListPetsQuery,
   PET_ID_MAX,
+  PetIdParam,
   STATUS_MESSAGE,
   categoryIdProblem,
-  listLimitSchema,
+  parametersOf,
   petNameProblem,
 } from '@petstore/contracts';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 
-/* The OpenAPI description of each pets operation, one composed decorator each, so the controller reads like the API. */
+/*
+ * The OpenAPI description of each pets operation, one composed decorator each, so the controller reads like
+ * the API. Parameters and bodies are the contract classes' schemas; what is written here is the prose.
+ */
 
 export function ListPetsOperation() {
   return applyDecorators(
@@ -22,21 +26,7 @@ export function ListPetsOperation() {
       description:
         'Returns a paginated list of animals, a bare JSON array in ascending `id` order. When `limit` is omitted, at most 20 animals are returned; when `status` is given, only animals with that status are returned.',
     }),
-    ApiQuery({
-      name: 'limit',
-      required: false,
-      schema: { ...listLimitSchema, example: 20 },
-      description: 'Maximum number of animals returned: decimal digits only (leading zeros allowed); `+5`, ` 5` and `1e1` are a 400.',
-    }),
-    ApiQuery({ name: 'status', required: false, schema: schemaRef('PetStatus'), description: 'Keep only animals with this status.' }),
-    ApiQuery({
-      name: 'cursor',
-      required: false,
-      schema: { type: 'string', pattern: `^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH}}$` },
-      description:
-        'Opaque position in the listing, taken from the `rel="next"` Link of the previous page; used with the same `status` ' +
-        'as that page. Any other value is a 400 `validation_failed` naming `cursor`.',
-    }),
+    ...parametersOf(ListPetsQuery, 'query').map((parameter) => ApiQuery(parameter)),
     ApiResponse({
       status: 200,
       description: 'A bare JSON array of animals.',
@@ -104,12 +94,7 @@ export function GetPetOperation() {
         'Returns one animal. **Deprecated:** this endpoint is to be removed on 5 December 2030. The replacement is `GET /pets` with the `status` filter.',
       deprecated: true,
     }),
-    ApiParam({
-      name: 'petId',
-      description: `Identifier of the animal: a positive int64 (up to ${PET_ID_MAX}), in decimal digits only (leading zeros allowed); \`1e3\` or \`+1\` is a 400.`,
-      // In the schema: @nestjs/swagger drops a parameter's own `example` when it has a schema.
-      schema: { type: 'integer', format: 'int64', minimum: 1, example: 1 },
-    }),
+    ...parametersOf(PetIdParam, 'path').map((parameter) => ApiParam(parameter)),
     ApiResponse({ status: 200, description: 'The animal.', content: { 'application/json': { schema: schemaRef('Pet') } } }),
     ApiErrorResponses({
       validation_failed: [{ field: 'petId', message: `petId must be an integer from 1 to ${PET_ID_MAX}` }],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_PET_STATUS, LIST_LIMIT_DEFAULT, ListPetsQuery, NewPet, Pet } from '@petstore/contracts';
 import { DomainError } from '@petstore/http-errors';
-import { idempotencyClaim } from '../idempotency/idempotent.decorator';
+import type { IdempotencyClaim } from '../idempotency/idempotent.decorator';
 import { PetCursors } from './pet-cursors';
 import { PetsRepository } from './pets.repository';
 
@@ -39,14 +39,10 @@ export class PetsService {
     return { pets: page, next: this.cursors.issue(String(page[page.length - 1].id), query.status) };
   }
 
-  /** Under an Idempotency-Key, the pet and its answer are stored by one statement, and the claim says so. */
-  async create(input: NewPet): Promise<Pet> {
+  /** Under an Idempotency-Key, the pet and the answer a retry replays are stored together. */
+  create(input: NewPet, claim?: IdempotencyClaim): Promise<Pet> {
     const pet = { name: input.name, categoryId: input.categoryId, status: input.status ?? DEFAULT_PET_STATUS };
-    const claim = idempotencyClaim();
-    if (!claim) return this.pets.insert(pet);
-    const created = await this.pets.insertRecorded(pet, claim);
-    claim.recorded = true;
-    return created;
+    return claim ? this.pets.insertRecorded(pet, claim) : this.pets.insert(pet);
   }
 
   /** `id` is the decimal text of a positive int64, kept as text so ids beyond 2^53 are not rounded. */

@@ -1,0 +1,66 @@
+import { ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
+import { FieldError, contractTransformer } from '@petstore/contracts';
+import { ValidationFailedError } from './domain-error';
+
+/** class-validator's ValidationError, as far as the answer needs it. */
+interface ValidationProblem {
+  property: string;
+  constraints?: Record<string, string>;
+}
+
+/** Keys Nest deletes before validating (prototype pollution): the API names them as it names any unknown property. */
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
+/** Longest property name of the client's echoed back in an answer, in code points. */
+const MAX_ECHOED_NAME = 64;
+
+const echoed = (name: string) => ([...name].length > MAX_ECHOED_NAME ? `${[...name].slice(0, MAX_ECHOED_NAME).join('')}…` : name);
+const notAllowed = (name: string): FieldError => ({ field: echoed(name), message: `property ${echoed(name)} is not allowed` });
+
+/** The `exceptionFactory`: one detail per field, the declared fields first, then the unknown properties. */
+export function validationFailed(problems: ValidationProblem[]): ValidationFailedError {
+  const unknown = (problem: ValidationProblem) => problem.constraints?.whitelistValidation !== undefined;
+  const details = [
+    ...problems
+      .filter((p) => !unknown(p))
+      .map((p) => ({ field: p.property, message: Object.values(p.constraints ?? {})[0] ?? `${p.property} is invalid` })),
+    ...problems.filter(unknown).map((p) => notAllowed(p.property)),
+  ];
+  return new ValidationFailedError(details);
+}
+
+/**
+ * The global pipe: ValidationPipe over the contract classes, strict (unknown body properties are
+ * refused and named), its errors the Error body (`validationFailed`). A body must be a JSON object; a
+ * route's own body decorator is validated too (`validateCustomDecorators`).
+ */
+@Injectable()
+export class ContractValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      validateCustomDecorators: true,
+      transformerPackage: contractTransformer,
+      exceptionFactory: validationFailed,
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if ((metadata.type !== 'body' && metadata.type !== 'custom') || !this.toValidate(metadata)) return super.transform(value, metadata);
+    if (value === undefined) throw new ValidationFailedError([{ field: 'body', message: 'The request body is required' }]);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new ValidationFailedError([{ field: 'body', message: 'body must be a JSON object' }]);
+    }
+    const poisoned = PROTO_KEYS.filter((key) => Object.hasOwn(value, key)).map(notAllowed);
+    if (poisoned.length === 0) return super.transform(value, metadata);
+    const others = await super.transform(value, metadata).then(
+      () => [],
+      (error: unknown) => {
+        if (error instanceof ValidationFailedError) return error.details ?? [];
+        throw error;
+      },
+    );
+    throw new ValidationFailedError([...others, ...poisoned]);
+  }
+}
