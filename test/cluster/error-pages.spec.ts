@@ -9,7 +9,7 @@ describe('the balancer error pages (deploy/haproxy/errors)', () => {
   const pages = readdirSync(ERRORS).filter((name) => name.endsWith('.http'));
 
   it('covers the statuses HAProxy answers by itself', () => {
-    expect(pages.sort()).toEqual(['400', '403', '404', '408', '429', '500', '502', '503', '504'].map((code) => `${code}.http`));
+    expect(pages.sort()).toEqual(['400', '403', '404', '408', '413', '429', '500', '502', '503', '504'].map((code) => `${code}.http`));
   });
 
   it.each(pages)('%s is an Error body with its status, JSON content type and exact length', (name) => {

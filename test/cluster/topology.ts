@@ -11,6 +11,8 @@ import { TestDatabase, createTestDatabase } from '../support/test-database';
 import { findBinary, freePorts, gidOf, readLog, uidOf, waitForPort } from './servers';
 
 const DEPLOY = join(__dirname, '..', '..', 'deploy');
+/** deploy/haproxy/haproxy.cfg, or PETSTORE_HAPROXY_CFG (e.g. an older one, to see a test fail against it). */
+export const HAPROXY_CFG = process.env.PETSTORE_HAPROXY_CFG ?? join(DEPLOY, 'haproxy', 'haproxy.cfg');
 export const INSTANCES = 3;
 
 /**
@@ -18,7 +20,11 @@ export const INSTANCES = 3;
  * the balancer's per-source limits, which deploy/haproxy/haproxy.cfg sets for the public. The flood
  * scenario runs on the deployed limits.
  */
-export const ONE_SOURCE_LOAD = { HAPROXY_SOURCE_CONNECTIONS: '10000', HAPROXY_SOURCE_REQUESTS_PER_10S: '10000000' };
+export const ONE_SOURCE_LOAD = {
+  HAPROXY_SOURCE_CONNECTIONS: '10000',
+  HAPROXY_SOURCE_REQUESTS_PER_10S: '10000000',
+  HAPROXY_SOURCE_AUTH_FAILURES_PER_MINUTE: '10000000',
+};
 
 /** Every process a topology started and has not seen end: killed if the test process exits first (a timeout, a crash). */
 const running = new Set<ChildProcess>();
@@ -205,7 +211,7 @@ export class Topology {
       ...Object.fromEntries(Array.from({ length: INSTANCES }, (_, i) => [`API_SERVER_${i + 1}`, `127.0.0.1:${this.ports[3 + i]}`])),
       ...this.balancerEnv,
     };
-    this.spawn(findBinary('haproxy'), ['-db', '-f', join(DEPLOY, 'haproxy', 'haproxy.cfg')], env);
+    this.spawn(findBinary('haproxy'), ['-db', '-f', HAPROXY_CFG], env);
     await waitForPort(this.ports[0], () => '');
   }
 
