@@ -80,6 +80,32 @@ export function haproxyLimits(): Record<string, number> {
   });
 });
 
+describe('docs/operating.md gives the numbers of the files it describes', () => {
+  const docs = () => read('docs/operating.md');
+  const edge = () => docs().split('## The edge: per-source limits')[1]?.split('\n## ')[0] ?? '';
+  const timeout = (name: string) => Number(new RegExp(`^\\s*timeout ${name} (\\d+)s$`, 'm').exec(read('deploy/haproxy/haproxy.cfg'))?.[1]);
+
+  it("the edge's limits, as deploy/haproxy/haproxy.cfg sets them", () => {
+    const limits = haproxyLimits();
+    const table = edge();
+    expect(table).toContain(`| open connections | ${limits.HAPROXY_SOURCE_CONNECTIONS} (\`HAPROXY_SOURCE_CONNECTIONS\`)`);
+    expect(table).toContain(`| requests | ${limits.HAPROXY_SOURCE_REQUESTS_PER_10S} in any 10 s`);
+    expect(table).toContain(`| answers 401 | ${limits.HAPROXY_SOURCE_AUTH_FAILURES_PER_MINUTE} in a minute`);
+    expect(table).toContain(`| idle keep-alive | ${timeout('http-keep-alive')} s`);
+    expect(table).toContain(`| request head (and a POST body) | ${timeout('http-request')} s`);
+    expect(table).toContain(`| idle client | ${timeout('client')} s`);
+    expect(table).toContain(`\`maxconn\` ${/^\s*maxconn (\d+)$/m.exec(read('deploy/haproxy/haproxy.cfg'))?.[1]}`);
+  });
+
+  (kubectl ? it : it.skip)("the Kubernetes pod's memory request and request timeout, as the base sets them", () => {
+    const objects = render('base');
+    const container = find(objects, 'Deployment', 'petstore-api')!.spec.template.spec.containers[0];
+    const config = find(objects, 'ConfigMap', 'petstore-api-config')!.data!;
+    expect(docs()).toContain(`requests 250m CPU / ${container.resources.requests.memory}, limit ${container.resources.limits.memory}`);
+    expect(docs()).toContain(`\`REQUEST_TIMEOUT_MS\` (${Number(config.REQUEST_TIMEOUT_MS) / 1000} s)`);
+  });
+});
+
 describe('alerts, PgBouncer and the image as shipped', () => {
   it('counts neither 429 nor 503 as our errors, and warns on a sustained refusal rate', () => {
     const rules = (
