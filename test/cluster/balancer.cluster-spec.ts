@@ -44,7 +44,7 @@ describe('scale-out: the balancer under a flood and its own answers (test:cluste
       expect({ path, status: answer.status, contentType: answer.contentType, body: answer.body }).toEqual({
         path,
         status: 404,
-        contentType: 'application/json',
+        contentType: 'application/json; charset=utf-8',
         body: { code: 'not_found', message: 'No route matches this path', status: 404 },
       });
     }
@@ -64,7 +64,7 @@ describe('scale-out: the balancer under a flood and its own answers (test:cluste
       for (const answer of held) {
         expect({ status: answer.status, contentType: answer.contentType, body: answer.body }).toEqual({
           status: 503,
-          contentType: 'application/json',
+          contentType: 'application/json; charset=utf-8',
           body: { code: 'service_unavailable', message: 'The service did not answer in time; try again shortly', status: 503 },
         });
         // HAProxy's `timeout server` (3 s, the service's own bound for a 503), far from 15 s.
@@ -86,7 +86,7 @@ describe('scale-out: the balancer under a flood and its own answers (test:cluste
       console.log(`no instance ready: ${answer.status} after ${Math.round(answer.ms)} ms, ${answer.contentType}`);
       expect({ status: answer.status, contentType: answer.contentType, body: answer.body }).toEqual({
         status: 503,
-        contentType: 'application/json',
+        contentType: 'application/json; charset=utf-8',
         body: { code: 'service_unavailable', message: 'No instance of the service is available; try again shortly', status: 503 },
       });
     } finally {
