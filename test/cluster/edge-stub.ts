@@ -37,7 +37,12 @@ export class StubEdge {
           const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes: 0 };
           received.push(entry);
           req.on('data', (chunk: Buffer) => (entry.bodyBytes += chunk.length));
-          req.on('end', () => res.setHeader('content-type', 'application/json').end(JSON.stringify({ xff: req.headers['x-forwarded-for'] })));
+          req.on('end', () =>
+            res
+              .setHeader('content-type', 'application/json')
+              .setHeader('keep-alive', 'timeout=75')
+              .end(JSON.stringify({ xff: req.headers['x-forwarded-for'] })),
+          );
         });
         server.listen(p, '127.0.0.1');
         await once(server, 'listening');
