@@ -9,7 +9,7 @@ describe('the balancer error pages (deploy/haproxy/errors)', () => {
   const pages = readdirSync(ERRORS).filter((name) => name.endsWith('.http'));
 
   it('covers the statuses HAProxy answers by itself', () => {
-    expect(pages.sort()).toEqual(['400', '403', '404', '408', '429', '500', '502', '503', '504'].map((code) => `${code}.http`));
+    expect(pages.sort()).toEqual(['400', '403', '404', '408', '413', '429', '500', '502', '503', '504'].map((code) => `${code}.http`));
   });
 
   it.each(pages)('%s is an Error body with its status, JSON content type and exact length', (name) => {
@@ -19,7 +19,7 @@ describe('the balancer error pages (deploy/haproxy/errors)', () => {
     const headers = Object.fromEntries(headerLines.map((line) => line.split(': ')));
     const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]);
     const parsed = JSON.parse(body) as { code: ErrorCode; message: string; status: number };
-    expect(headers['content-type']).toBe('application/json');
+    expect(headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Number(headers['content-length'])).toBe(Buffer.byteLength(body));
     expect(parsed).toEqual({ code: parsed.code, message: expect.any(String), status });
     expect(ERROR_STATUS[parsed.code]).toBe(status);

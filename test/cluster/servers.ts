@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { AddressInfo, connect, createServer } from 'node:net';
+import { AddressInfo, Server, Socket, connect, createServer } from 'node:net';
 import { join } from 'node:path';
 
 /* Small helpers for starting real servers on loopback ports. */
@@ -42,3 +42,45 @@ export function findBinary(name: string): string {
 export const uidOf = (user: string) => Number(execFileSync('id', ['-u', user]).toString());
 export const gidOf = (user: string) => Number(execFileSync('id', ['-g', user]).toString());
 export const readLog = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').slice(-1000) : '');
+
+/**
+ * A TCP relay to `target` on a loopback port: `cut` closes every relayed connection and stops listening
+ * (the target seems gone: connections refused), `restore` listens again on the same port.
+ */
+export class TcpRelay {
+  private readonly sockets = new Set<Socket>();
+  private server?: Server;
+  private constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
+
+  static async start(port: number, target: { host: string; port: number }): Promise<TcpRelay> {
+    const relay = new TcpRelay(port, target);
+    await relay.restore();
+    return relay;
+  }
+
+  async restore(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.target.port, this.target.host);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          this.sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  async cut(): Promise<void> {
+    const closed = new Promise((resolve) => this.server?.close(resolve));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+}

@@ -8,9 +8,13 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
-import { findBinary, freePorts, gidOf, readLog, uidOf, waitForPort } from './servers';
+import { TcpRelay, findBinary, freePorts, gidOf, readLog, uidOf, waitForPort } from './servers';
 
 const DEPLOY = join(__dirname, '..', '..', 'deploy');
+/** deploy/haproxy/haproxy.cfg, or PETSTORE_HAPROXY_CFG (e.g. an older one, to see a test fail against it). */
+export const HAPROXY_CFG = process.env.PETSTORE_HAPROXY_CFG ?? join(DEPLOY, 'haproxy', 'haproxy.cfg');
+/** deploy/pgbouncer/pgbouncer.ini, or PETSTORE_PGBOUNCER_INI (likewise). */
+const PGBOUNCER_INI = process.env.PETSTORE_PGBOUNCER_INI ?? join(DEPLOY, 'pgbouncer', 'pgbouncer.ini');
 export const INSTANCES = 3;
 
 /**
@@ -18,7 +22,11 @@ export const INSTANCES = 3;
  * the balancer's per-source limits, which deploy/haproxy/haproxy.cfg sets for the public. The flood
  * scenario runs on the deployed limits.
  */
-export const ONE_SOURCE_LOAD = { HAPROXY_SOURCE_CONNECTIONS: '10000', HAPROXY_SOURCE_REQUESTS_PER_10S: '10000000' };
+export const ONE_SOURCE_LOAD = {
+  HAPROXY_SOURCE_CONNECTIONS: '10000',
+  HAPROXY_SOURCE_REQUESTS_PER_10S: '10000000',
+  HAPROXY_SOURCE_AUTH_FAILURES_PER_MINUTE: '10000000',
+};
 
 /** Every process a topology started and has not seen end: killed if the test process exits first (a timeout, a crash). */
 const running = new Set<ChildProcess>();
@@ -37,6 +45,8 @@ export class Topology {
   readonly instances: ServiceProcess[] = [];
   private readonly children: ChildProcess[] = [];
   private pgbouncer?: ChildProcess;
+  /** Between PgBouncer and PostgreSQL: `database.cut()` makes the database unreachable for the pooled path. */
+  databaseRelay?: TcpRelay;
   private stopping = false;
   private constructor(
     readonly dir: string,
@@ -57,8 +67,8 @@ export class Topology {
     process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
     const dir = mkdtempSync(join(tmpdir(), 'petstore-cluster-'));
     const database = await createTestDatabase();
-    // balancer, PgBouncer, Redis, then one per instance
-    const ports = await freePorts(3 + INSTANCES);
+    // balancer, PgBouncer, Redis, one per instance, then the relay to PostgreSQL
+    const ports = await freePorts(3 + INSTANCES + 1);
     const direct = new URL(database.url);
     const pooled = new URL(database.url);
     pooled.host = `127.0.0.1:${ports[1]}`;
@@ -157,13 +167,16 @@ export class Topology {
     await Promise.all(this.instances.map((instance) => instance?.stop('SIGKILL')));
     for (const child of this.children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.all(this.children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : Promise.resolve())));
+    await this.databaseRelay?.cut();
     await this.database.drop();
     rmSync(this.dir, { recursive: true, force: true });
   }
 
   private async startPgBouncer(direct: URL): Promise<void> {
+    const relayPort = this.ports[3 + INSTANCES];
+    this.databaseRelay = await TcpRelay.start(relayPort, { host: direct.hostname, port: Number(direct.port || 5432) });
     const site: Record<string, string> = {
-      '*': `host=${direct.hostname} port=${direct.port || 5432}`,
+      '*': `host=127.0.0.1 port=${relayPort}`,
       listen_addr: '127.0.0.1',
       listen_port: String(this.ports[1]),
       unix_socket_dir: '',
@@ -171,7 +184,7 @@ export class Topology {
       auth_file: join(this.dir, 'userlist.txt'),
       logfile: join(this.dir, 'pgbouncer.log'),
     };
-    const ini = readFileSync(join(DEPLOY, 'pgbouncer', 'pgbouncer.ini'), 'utf8').replace(/^([*\w]+) = .*$/gm, (line, key: string) =>
+    const ini = readFileSync(PGBOUNCER_INI, 'utf8').replace(/^([*\w]+) = .*$/gm, (line, key: string) =>
       key in site ? `${key} = ${site[key]}` : line,
     );
     writeFileSync(join(this.dir, 'pgbouncer.ini'), ini);
@@ -205,7 +218,7 @@ export class Topology {
       ...Object.fromEntries(Array.from({ length: INSTANCES }, (_, i) => [`API_SERVER_${i + 1}`, `127.0.0.1:${this.ports[3 + i]}`])),
       ...this.balancerEnv,
     };
-    this.spawn(findBinary('haproxy'), ['-db', '-f', join(DEPLOY, 'haproxy', 'haproxy.cfg')], env);
+    this.spawn(findBinary('haproxy'), ['-db', '-f', HAPROXY_CFG], env);
     await waitForPort(this.ports[0], () => '');
   }
 
