@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { ContractValidationPipe, GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
 import { AppModule } from './app.module';
-import { DeprecatedCalls } from './auth/deprecated-calls';
+import { ApiKeysService } from './auth/api-keys.service';
 import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
 import { setupSwagger } from './docs/swagger';
@@ -73,7 +73,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   installJsonBodyParser(fastify);
   closeUnreadBodies(fastify);
   installDeprecationHeaders(fastify);
-  app.get(DeprecatedCalls).install(fastify);
+  app.get(ApiKeysService).trackDeprecatedCalls(fastify);
   app.get(DrainState).attach(app.getHttpServer());
   // Health and metrics endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });

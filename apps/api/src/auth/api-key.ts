@@ -18,15 +18,12 @@ export function generateApiKey(): string {
   return `pet_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Keys are stored and compared only as SHA-256 digests; a 256-bit random key needs no slow hash. */
+/** Keys are stored and compared only as SHA-256 digests: a 256-bit random key needs no slow hash. */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/**
- * Reads a comma-separated scope list; no list at all means every scope. Throws on an unknown scope, and
- * on a list that names none (`''`, `,`): an emptied variable must not grant everything.
- */
+/** A comma-separated scope list; none means every scope, but a list naming none (`,`) is refused: an emptied variable grants nothing. */
 export function parseScopes(raw: string | undefined): ApiKeyScope[] {
   if (raw === undefined) return [...API_KEY_SCOPES];
   const names = raw

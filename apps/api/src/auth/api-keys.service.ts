@@ -1,49 +1,43 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
 import { UnauthorizedError } from '@petstore/http-errors';
+import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { Strategy } from 'passport-http-bearer';
 import { APP_CONFIG, AppConfig, ConfigError } from '../config/config';
+import type { DeprecationConfig } from '../http/deprecation';
 import { Metrics } from '../observability/metrics';
 import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from './api-key';
 import { ApiKeysRepository, StoredKey } from './api-keys.repository';
+import type { AuthenticatedRequest } from './bearer-auth.guard';
 
-/** How long a look-up is trusted: every instance refuses a revoked key within 5 s. */
-const CACHE_TTL_MS = 3_000;
 const NO_KEY_DEMAND =
   'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again';
 
-const REFUSALS = {
-  expired: { message: 'The API key expired: send a current key', description: 'The access token expired' },
-  revoked: { message: 'The API key was revoked: send a current key', description: 'The access token was revoked' },
-} as const;
-
-/** A stored key no longer accepted: the answer says why (RFC 6750 error_description); an unknown key is just invalid. */
-export class ApiKeyRefusedError extends UnauthorizedError {
-  constructor(readonly reason: keyof typeof REFUSALS) {
-    super(REFUSALS[reason].message, true, REFUSALS[reason].description);
-  }
-}
+/** A known key refused: the answer says why (RFC 6750 error_description); an unknown key is just invalid. */
+const refused = (why: string) => new UnauthorizedError(`The API key ${why}: send a current key`, true, `The access token ${why}`);
 
 /**
- * Decides which keys are accepted: `API_KEYS` entries (in memory, every scope), and issued keys, looked
- * up by SHA-256 digest and cached for 3 s. In development a start with no usable key anywhere creates
- * one and prints it once; in production such a start fails.
+ * The bearer strategy: accepts `API_KEYS` entries (every scope) and issued keys, looked up by SHA-256 digest and
+ * cached for 3 s, so that every instance refuses a revoked key within 5 s. It records when issued keys were last
+ * used and last called a deprecated operation. A start with no usable key creates one in development, fails in production.
  */
 @Injectable()
-export class ApiKeysService implements OnModuleInit {
+export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') implements OnModuleInit {
   private readonly logger = new Logger('ApiKeys');
   private readonly environmentKeys = new Map<string, ApiKeyPrincipal>();
   /** Digest → stored key (false: none); concurrent look-ups of one digest share one query. */
-  private readonly cache = new LRUCache<string, StoredKey | false>({
-    max: 10_000,
-    ttl: CACHE_TTL_MS,
-    fetchMethod: (digest) => this.lookUp(digest),
-  });
+  private readonly cache = new LRUCache<string, StoredKey | false>({ max: 10_000, ttl: 3_000, fetchMethod: (digest) => this.lookUp(digest) });
+  /** Keys whose deprecated call was written within the minute: no database write per request. */
+  private readonly deprecatedCallers = new LRUCache<string, true>({ max: 10_000, ttl: 60_000 });
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: ApiKeysRepository,
     private readonly metrics: Metrics,
-  ) {}
+  ) {
+    super();
+  }
 
   async onModuleInit(): Promise<void> {
     for (const key of this.config.auth.apiKeys) {
@@ -58,40 +52,65 @@ export class ApiKeysService implements OnModuleInit {
     if (demands.length > 0) throw new ConfigError(demands);
   }
 
-  /** The principal of a usable key; undefined for an unknown one; ApiKeyRefusedError for a revoked or expired one. */
-  async authenticate(token: string): Promise<ApiKeyPrincipal | undefined> {
+  /** The principal of a usable key, false for an unknown one; a revoked or expired key is refused with its reason. */
+  async validate(token: string): Promise<ApiKeyPrincipal | false> {
     const digest = hashApiKey(token);
     const fromEnvironment = this.environmentKeys.get(digest);
     if (fromEnvironment) return fromEnvironment;
-    if (!API_KEY_FORMAT.test(token)) return undefined; // cannot be an issued key: no look-up
+    if (!API_KEY_FORMAT.test(token)) return false; // cannot be an issued key: no look-up
     const status: LRUCache.Status<string, StoredKey | false> = {};
     const key = await this.cache.fetch(digest, { status });
     (status.fetch === 'hit' ? this.metrics.keyCache.hit : this.metrics.keyCache.miss).inc();
-    if (!key) return undefined;
-    if (key.revokedAt) throw new ApiKeyRefusedError('revoked');
-    if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) throw new ApiKeyRefusedError('expired');
+    if (!key) return false;
+    if (key.revokedAt) throw refused('was revoked');
+    if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) throw refused('expired');
     return key.principal;
+  }
+
+  /** Counts every answered call of a deprecated route, and writes its key's time of it at most once a minute (`keys list`). */
+  trackDeprecatedCalls(fastify: FastifyInstance): void {
+    fastify.addHook('onRoute', (route) => {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it the config's type is not resolved
+      const deprecation = (route.config as Partial<DeprecationConfig> | undefined)?.deprecation;
+      if (!deprecation) return;
+      const count = this.metrics.deprecatedCall(deprecation.operation);
+      const existing = route.onResponse ? [route.onResponse].flat() : [];
+      route.onResponse = [
+        ...existing,
+        (request, _reply, done) => {
+          count.inc();
+          const keyId = (request as AuthenticatedRequest).apiKey?.keyId;
+          // API_KEYS entries (`env-…`) have no row: the request log names them.
+          if (keyId && !keyId.startsWith('env-') && !this.deprecatedCallers.has(keyId)) {
+            this.deprecatedCallers.set(keyId, true);
+            this.record('recordDeprecatedCalls', keyId);
+          }
+          done();
+        },
+      ];
+    });
   }
 
   private async lookUp(digest: string): Promise<StoredKey | false> {
     const key = await this.keys.findByDigest(digest);
     // "last used" is written with each look-up: at most once per cache lifetime, never once a request.
-    if (key && !key.revokedAt) {
-      this.keys
-        .recordUsage(new Map([[key.principal.keyId, new Date()]]))
-        .catch((error: Error) => this.logger.warn(`Could not record when API key ${key.principal.keyId} was used: ${error.message}`));
-    }
+    if (key && !key.revokedAt) this.record('recordUsage', key.principal.keyId);
     return key ?? false;
   }
 
-  /** False when production has no usable key (development creates one). */
-  private async ensureSomeKey(): Promise<boolean> {
-    const created = await this.keys.firstKey(
-      this.config.nodeEnv === 'production' ? undefined : { label: 'development key', scopes: [...API_KEY_SCOPES] },
+  /** Writes a key's time of use in the background: a failed write is logged, and fails no request. */
+  private record(write: 'recordUsage' | 'recordDeprecatedCalls', keyId: string): void {
+    this.keys[write](new Map([[keyId, new Date()]])).catch((error: Error) =>
+      this.logger.warn(`${write} of API key ${keyId} failed: ${error.message}`),
     );
-    if (created === 'exists') return true;
-    if (created === 'missing') return false;
-    // Printed once, on the console only (never through the logger): it is the key itself.
+  }
+
+  /** False when production has no usable key (development creates one and prints it once). */
+  private async ensureSomeKey(): Promise<boolean> {
+    const development = this.config.nodeEnv !== 'production';
+    const created = await this.keys.firstKey(development ? { label: 'development key', scopes: [...API_KEY_SCOPES] } : undefined);
+    if (typeof created === 'string') return created === 'exists';
+    // On the console only, never through the logger: it is the key itself.
     console.log(
       `No API key existed, so development key ${created.record.id} was created. It is shown only this once:\n  Authorization: Bearer ${created.key}`,
     );

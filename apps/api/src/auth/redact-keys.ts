@@ -1,20 +1,17 @@
 /** Anything shaped like an issued key (see API_KEY_FORMAT), wherever it sits in a text. */
 const KEY_SHAPED = /pet_[A-Za-z0-9_-]{43}/g;
-const REDACTED = 'pet_…';
 /** A percent-escape of a character a key is made of, or of `%` itself (double encoding). */
 const ESCAPE = /%([0-9A-Fa-f]{2})/g;
 const KEY_CHARACTER = /[A-Za-z0-9_%-]/;
 
 /**
- * `text` with every key-shaped run replaced by `pet_…`: for a URL about to be logged or traced, where
- * a client may have put a key anywhere (a parameter name, a path segment, another parameter's value).
- * A key hidden behind percent-escapes (`%70et_…`, `%2570et_…`) is found too; the text is then written
- * with those escapes decoded, which only a key-carrying URL ever is.
+ * `text` (a URL to log or trace) with every key-shaped run replaced by `pet_…`, wherever a client put it. A key behind
+ * percent-escapes (`%70et_…`, `%2570et_…`) is found too; the text is then written with those escapes decoded.
  */
 export function redactKeys(text: string): string {
   // What holds neither a key's prefix nor an escape has nothing to redact: most URLs, spared the scans.
   if (!text.includes('pet_') && !text.includes('%')) return text;
-  const direct = text.replace(KEY_SHAPED, REDACTED);
+  const direct = text.replace(KEY_SHAPED, 'pet_…');
   if (!direct.includes('%')) return direct;
   let decoded = direct;
   for (let pass = 0; pass < 3; pass++) {
@@ -25,6 +22,6 @@ export function redactKeys(text: string): string {
     if (next === decoded) break;
     decoded = next;
   }
-  const redacted = decoded.replace(KEY_SHAPED, REDACTED);
+  const redacted = decoded.replace(KEY_SHAPED, 'pet_…');
   return redacted === decoded ? direct : redacted;
 }

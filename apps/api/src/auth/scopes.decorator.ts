@@ -5,10 +5,7 @@ import { ApiKeyScope } from './api-key';
 
 export const REQUIRED_SCOPES = 'petstore:requiredScopes';
 
-/**
- * The scopes a key needs for this operation (checked by the global guard, 403 `forbidden` when one is
- * missing), shown in the document as `x-required-scopes` and in the 403 response.
- */
+/** The scopes a key needs for this operation (ScopesGuard: 403 when one lacks), shown as `x-required-scopes` and in the 403. */
 export function RequireScopes(...scopes: ApiKeyScope[]) {
   return applyDecorators(SetMetadata(REQUIRED_SCOPES, scopes), ApiExtension('x-required-scopes', scopes), ApiForbiddenResponse(scopes));
 }
