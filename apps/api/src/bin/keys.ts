@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Logger } from '@nestjs/common';
+import { isISO8601 } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/config';
 import { DatabaseUnusableError } from '../database/database-check';
@@ -20,83 +21,59 @@ Database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR (default .data/
 
 class UsageError extends Error {}
 
-/**
- * Control characters (Cc) garble a terminal; format characters (Cf: bidirectional controls such as
- * U+202E, zero-width ones such as U+200B) change or hide what `keys list` shows; line separators break its rows.
- */
+/** Control (Cc) and format characters (Cf: U+202E, U+200B…) garble or hide what `keys list` shows; separators break its rows. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const OPTIONS = {
+  name: { type: 'string' },
+  scopes: { type: 'string' },
+  expires: { type: 'string' },
+  grace: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
-function parseOptions(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        name: { type: 'string' },
-        scopes: { type: 'string' },
-        expires: { type: 'string' },
-        grace: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    // node:util's own words (unknown option, missing or ambiguous value), without its stack.
-    throw new UsageError((error as Error).message.split('\n')[0].replace(/\. .*$/, '.'));
-  }
-}
-
-/** The key tool. Results (a key, the list) go to stdout; everything else to stderr. */
+/** The key tool: the usage is checked before the database opens. Results (a key, the list) go to stdout; everything else to stderr. */
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseOptions(argv);
+  const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: OPTIONS }));
   const [command, id, ...extra] = positionals;
   if (values.help || !command) throw new UsageError('');
+  if (!['create', 'list', 'revoke', 'rotate'].includes(command)) throw new UsageError(`Unknown command "${command}"`);
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}"`);
+  if (!id && (command === 'revoke' || command === 'rotate')) throw new UsageError('The id of the key is required (see: keys list)');
   const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires);
+  const graceMs = values.grace === undefined ? 0 : parseDuration(values.grace);
+  const label = values.name?.trim();
+  if (command === 'create' && (!label || label.length > 100)) throw new UsageError('--name <label> is required: 1 to 100 characters');
+  if (label && UNPRINTABLE.test(label))
+    throw new UsageError('--name must not contain control or format characters (bidirectional controls, zero-width spaces)');
+  const scopes = command === 'create' ? usage(() => parseScopes(values.scopes), '--scopes: ') : [];
 
   await withRepository(async (repository) => {
-    switch (command) {
-      case 'create': {
-        const label = values.name?.trim();
-        if (!label || label.length > 100) throw new UsageError('--name <label> is required: 1 to 100 characters');
-        if (UNPRINTABLE.test(label))
-          throw new UsageError('--name must not contain control or format characters (bidirectional controls, zero-width spaces)');
-        const { key, record } = await repository.create({ label, scopes: scopesOption(values.scopes), expiresAt });
-        process.stderr.write(`Created API key ${record.id} "${record.label}" (${record.scopes.join(', ')}). It is shown only this once:\n`);
-        process.stdout.write(`${key}\n`);
-        return;
-      }
-      case 'list': {
-        const keys = await repository.list();
-        process.stdout.write(values.json ? `${JSON.stringify(keys, null, 2)}\n` : formatTable(keys));
-        return;
-      }
-      case 'revoke': {
-        const key = await repository.revoke(requireId(id));
-        process.stderr.write(
-          `API key ${key.id} "${key.label}" revoked at ${key.revokedAt!.toISOString()}; running services refuse it within 5 seconds\n`,
-        );
-        return;
-      }
-      case 'rotate': {
-        const graceMs = values.grace === undefined ? 0 : parseDuration(values.grace);
-        const { old, successor } = await repository.rotate(requireId(id), graceMs, expiresAt);
-        process.stderr.write(
-          `API key ${old.id} rotated: successor ${successor.record.id}; the old key is refused from ${old.expiresAt!.toISOString()}. The new key is shown only this once:\n`,
-        );
-        process.stdout.write(`${successor.key}\n`);
-        return;
-      }
-      default:
-        throw new UsageError(`Unknown command "${command}"`);
+    if (command === 'create') {
+      const { key, record } = await repository.create({ label: label!, scopes, expiresAt });
+      process.stderr.write(`Created API key ${record.id} "${record.label}" (${record.scopes.join(', ')}). It is shown only this once:\n`);
+      process.stdout.write(`${key}\n`);
+    } else if (command === 'list') {
+      const keys = await repository.list();
+      process.stdout.write(values.json ? `${JSON.stringify(keys, null, 2)}\n` : formatTable(keys));
+    } else if (command === 'revoke') {
+      const key = await repository.revoke(id);
+      process.stderr.write(
+        `API key ${key.id} "${key.label}" revoked at ${key.revokedAt!.toISOString()}; running services refuse it within 5 seconds\n`,
+      );
+    } else {
+      const { old, successor } = await repository.rotate(id, graceMs, expiresAt);
+      process.stderr.write(
+        `API key ${old.id} rotated: successor ${successor.record.id}; the old key is refused from ${old.expiresAt!.toISOString()}. The new key is shown only this once:\n`,
+      );
+      process.stdout.write(`${successor.key}\n`);
     }
   });
 }
 
 /**
- * Opens the service's database, applying migrations on a fresh one. The embedded data directory can
- * be opened by one process only: when a service is serving it, the tool connects to that service's
- * embedded PostgreSQL instead of opening the files.
+ * Opens the service's database, migrated. The embedded data directory opens in one process only: when a
+ * service is serving it, the tool connects to that service's embedded PostgreSQL instead.
  */
 async function withRepository(run: (repository: ApiKeysRepository) => Promise<void>): Promise<void> {
   const config = loadConfig(process.env, process.cwd(), 'tool');
@@ -119,28 +96,21 @@ async function withRepository(run: (repository: ApiKeysRepository) => Promise<vo
   }
 }
 
-function scopesOption(raw: string | undefined) {
+/** Bad usage (node:util's own words, without its stack, or `prefix` and the error's) as a UsageError. */
+function usage<T>(parse: () => T, prefix = ''): T {
   try {
-    return parseScopes(raw);
+    return parse();
   } catch (error) {
-    throw new UsageError(`--scopes: ${(error as Error).message}`);
+    throw new UsageError(`${prefix}${(error as Error).message.split('\n')[0].replace(/\. .*$/, '.')}`);
   }
-}
-
-function requireId(id: string | undefined): string {
-  if (!id) throw new UsageError('The id of the key is required (see: keys list)');
-  return id;
 }
 
 function parseExpiry(raw: string): Date {
   const date = new Date(raw);
-  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(raw);
-  if (!day || Number.isNaN(date.getTime())) throw new UsageError(`--expires must be an ISO 8601 date (got "${raw.slice(0, 40)}")`);
-  // Date rolls an impossible day over (2099-02-31 becomes 3 March): the day must exist as written.
-  const calendar = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
-  if (calendar.getUTCMonth() !== Number(day[2]) - 1 || calendar.getUTCDate() !== Number(day[3])) {
-    throw new UsageError(`--expires names a day that does not exist (got "${raw.slice(0, 40)}")`);
-  }
+  const got = `(got "${raw.slice(0, 40)}")`;
+  if (!isISO8601(raw) || Number.isNaN(date.getTime())) throw new UsageError(`--expires must be an ISO 8601 date ${got}`);
+  // Date rolls an impossible day over (2099-02-31 becomes 3 March): strict ISO 8601 refuses it.
+  if (!isISO8601(raw, { strict: true })) throw new UsageError(`--expires names a day that does not exist ${got}`);
   if (date.getTime() <= Date.now()) throw new UsageError(`--expires must be in the future (got "${raw}")`);
   return date;
 }

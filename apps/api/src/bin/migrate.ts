@@ -10,12 +10,9 @@ exits: once per release, before the new instances start (deploy/kubernetes runs 
 beside running instances and repeated: one transaction under an advisory lock, nothing pending twice.`;
 
 /** The migrations alone, for a release step; the service also applies them at start. */
-async function main(argv: string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (argv.length > 0) throw new ConfigError([`Unknown argument "${argv[0]}" (see: migrate --help)`]);
+async function main([argument]: string[]): Promise<void> {
+  if (argument === '--help' || argument === '-h') return void process.stdout.write(`${USAGE}\n`);
+  if (argument !== undefined) throw new ConfigError([`Unknown argument "${argument}" (see: migrate --help)`]);
   const config = loadConfig(process.env, process.cwd(), 'tool');
   if (!config.database.url) throw new ConfigError(['DATABASE_URL is required: the embedded PostgreSQL is migrated by the service itself']);
   if (config.database.directUrl) await checkDatabase('DATABASE_DIRECT_URL', config.database.directUrl);

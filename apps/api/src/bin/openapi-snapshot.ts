@@ -7,18 +7,9 @@ import { loadConfig } from '../config/config';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { buildOpenApiDocument } from '../docs/swagger';
 
-/** Where the committed snapshot of the document lives, relative to the repository root. */
-const OPENAPI_SNAPSHOT = 'docs/openapi.json';
-
-/** The document exactly as /docs/openapi.json serves it, in the committed snapshot's layout. */
-function formatDocument(document: unknown): string {
-  return `${JSON.stringify(document, null, 2)}\n`;
-}
-
 /**
- * `pnpm openapi:snapshot`: builds the document with the default configuration (the one the tests
- * use) on an in-memory embedded database and writes it to docs/openapi.json, or to `--output <file>`
- * (`pnpm openapi:breaking` compares such a copy with the released document).
+ * `pnpm openapi:snapshot`: the document as /docs/openapi.json serves it with the tests' configuration, into
+ * docs/openapi.json or `--output <file>` (which `pnpm openapi:breaking` compares with the released one).
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { output: { type: 'string' } } });
@@ -26,18 +17,16 @@ async function main(): Promise<void> {
   const database = await startEmbeddedPostgres('memory://');
   const app = await createApp(config, { url: database.url, embedded: true });
   try {
-    const target = values.output ?? resolve(__dirname, '..', '..', '..', '..', OPENAPI_SNAPSHOT);
-    writeFileSync(target, formatDocument(buildOpenApiDocument(app, config)));
-    console.log(`wrote ${values.output ?? OPENAPI_SNAPSHOT}`);
+    const target = values.output ?? resolve(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json');
+    writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(app, config), null, 2)}\n`);
+    console.log(`wrote ${values.output ?? 'docs/openapi.json'}`);
   } finally {
     await app.close();
     await database.stop();
   }
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

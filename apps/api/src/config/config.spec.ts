@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { AppConfig, ConfigError, loadConfig } from './config';
 import { configModule } from './config.module';
 import { readEnvFile } from './read-environment';
-import { tracingConfig } from './tracing-config';
 
 const CWD = '/srv/petstore';
 const METRICS_TOKEN = 'c2f1a9e07b3d4e6f8a1b2c3d4e5f60718293a4b5c6d7e8f9';
@@ -40,7 +39,6 @@ describe('loadConfig', () => {
       rateLimit: { perMinute: 1200, redisUrl: undefined },
       logging: { level: 'info', format: undefined },
       metrics: { enabled: true, token: undefined },
-      tracing: { enabled: false, serviceName: 'petstore-api' },
       openApi: { publicBaseUrl: 'https://petstore.example.com/v1', stagingBaseUrl: 'https://staging.petstore.example.com/v1' },
       productionDemands: [],
     });
@@ -74,7 +72,6 @@ describe('loadConfig', () => {
           TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
           METRICS_TOKEN: METRICS_TOKEN,
           OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
-          OTEL_SERVICE_NAME: 'petstore-eu',
         },
         CWD,
       ),
@@ -104,7 +101,6 @@ describe('loadConfig', () => {
       rateLimit: { perMinute: 0, redisUrl: 'redis://cache:6379' },
       logging: { level: 'debug', format: 'pretty' },
       metrics: { enabled: true, token: METRICS_TOKEN },
-      tracing: { enabled: true, serviceName: 'petstore-eu', tracesUrl: 'http://collector:4318/v1/traces' },
       openApi: { publicBaseUrl: 'https://api.example.org/v1', stagingBaseUrl: 'http://staging.example.org/v1' },
       productionDemands: [],
     });
@@ -257,6 +253,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('checks the OTEL_* variables the traces depend on', () => {
+    expect(
+      problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_TRACES_EXPORTER: 'zipkin', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+    ).toEqual([
+      'OTEL_TRACES_EXPORTER must be otlp or none',
+      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/json (the only OTLP protocol this service sends)',
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, such as http://otel-collector:4318',
+    ]);
+  });
+
   it('never echoes an API key in its message', () => {
     const message = problemsOf({ API_KEYS: 'secret key with spaces' }).join('\n');
     expect(message).not.toContain('secret');
@@ -264,19 +270,6 @@ describe('loadConfig', () => {
 });
 
 describe('the environment outside loadConfig', () => {
-  it('reports the problems of the OTEL_* variables to the traces setup, which runs first', () => {
-    const problems: string[] = [];
-    tracingConfig(
-      { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_TRACES_EXPORTER: 'zipkin', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', PORT: 'x' },
-      problems,
-    );
-    expect(problems).toEqual([
-      'OTEL_TRACES_EXPORTER must be otlp or none',
-      'OTEL_EXPORTER_OTLP_PROTOCOL must be http/json (the only OTLP protocol this service sends)',
-      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, such as http://otel-collector:4318',
-    ]);
-  });
-
   it('reads .env once, under the real environment', () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-env-'));
     writeFileSync(join(dir, '.env'), 'PETSTORE_ENV_FILE_TEST=from-file\nPETSTORE_ENV_REAL_TEST=from-file\n');

@@ -1,17 +1,23 @@
 import { isAbsolute, resolve } from 'node:path';
-import { AppConfig, ConfigError, ConfigPurpose } from './app-config';
 import { Environment } from './environment';
-import { productionDemands } from './production-rules';
+import { DEV_CURSOR_SECRET, productionDemands } from './production-rules';
 import { Variables, readEnvFile, readEnvironment } from './read-environment';
-import { DEV_CURSOR_SECRET } from './secret-rules';
-import { tracingOf } from './tracing-config';
 
-export { APP_CONFIG, ConfigError } from './app-config';
-export type { AppConfig, ConfigPurpose } from './app-config';
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** `tool`: the key tool and migrate, which sign no cursor and serve nothing: production's demands are not theirs. */
+export type ConfigPurpose = 'service' | 'tool';
+export type AppConfig = ReturnType<typeof appConfigOf>;
 
 /**
- * The configuration from `env` (default: the process's, with `.env` read once under it), validated once:
- * every invalid value and every production demand is thrown at once in a ConfigError.
+ * The configuration from `env` (default: the process's, with `.env` under it), validated once: every
+ * invalid value is thrown at once in a ConfigError, with production's demands.
  */
 export function loadConfig(env: Variables = process.env, cwd = process.cwd(), purpose: ConfigPurpose = 'service'): AppConfig {
   if (env === process.env) readEnvFile(cwd);
@@ -22,33 +28,36 @@ export function loadConfig(env: Variables = process.env, cwd = process.cwd(), pu
 }
 
 /** `serving`: the service in production, which has no defaults for its secrets and its database. */
-function appConfigOf(environment: Environment, cwd: string, serving: boolean): AppConfig {
-  const { NODE_ENV, DATA_DIR, CURSOR_SECRET } = environment;
+function appConfigOf(env: Environment, cwd: string, serving: boolean) {
   return {
-    nodeEnv: NODE_ENV,
+    nodeEnv: env.NODE_ENV,
     http: {
-      host: environment.HOST,
-      port: environment.PORT,
-      drainDelayMs: environment.DRAIN_DELAY_MS,
-      corsOrigins: [...environment.CORS_ORIGINS],
-      requestTimeoutMs: environment.REQUEST_TIMEOUT_MS,
-      maxConnections: environment.MAX_CONNECTIONS,
-      keepAliveTimeoutMs: environment.KEEP_ALIVE_TIMEOUT_MS,
-      trustProxy: environment.TRUST_PROXY,
+      host: env.HOST,
+      port: env.PORT,
+      drainDelayMs: env.DRAIN_DELAY_MS,
+      corsOrigins: env.CORS_ORIGINS,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      maxConnections: env.MAX_CONNECTIONS,
+      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+      trustProxy: env.TRUST_PROXY,
     },
+    // No url: the embedded PostgreSQL in dataDir.
     database: {
-      url: environment.DATABASE_URL,
-      dataDir: isAbsolute(DATA_DIR) ? DATA_DIR : resolve(cwd, DATA_DIR),
-      poolSize: environment.DATABASE_POOL_SIZE,
-      pooling: environment.DATABASE_POOLING,
-      directUrl: environment.DATABASE_DIRECT_URL,
+      url: env.DATABASE_URL,
+      dataDir: isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(cwd, env.DATA_DIR),
+      poolSize: env.DATABASE_POOL_SIZE,
+      pooling: env.DATABASE_POOLING,
+      directUrl: env.DATABASE_DIRECT_URL,
     },
-    auth: { apiKeys: [...environment.API_KEYS], cursorSecrets: CURSOR_SECRET.length > 0 || serving ? [...CURSOR_SECRET] : [DEV_CURSOR_SECRET] },
-    rateLimit: { perMinute: environment.RATE_LIMIT_PER_MINUTE, redisUrl: environment.REDIS_URL },
-    logging: { level: environment.LOG_LEVEL ?? (NODE_ENV === 'test' ? 'warn' : 'info'), format: environment.LOG_FORMAT },
-    metrics: { enabled: environment.METRICS_ENABLED, token: environment.METRICS_TOKEN },
-    tracing: tracingOf(environment),
-    openApi: { publicBaseUrl: environment.PUBLIC_BASE_URL, stagingBaseUrl: environment.STAGING_BASE_URL },
-    productionDemands: serving ? productionDemands(environment) : [],
+    // The first cursor secret signs, every one verifies.
+    auth: { apiKeys: env.API_KEYS, cursorSecrets: env.CURSOR_SECRET.length > 0 || serving ? env.CURSOR_SECRET : [DEV_CURSOR_SECRET] },
+    // perMinute 0: no rate limit.
+    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, redisUrl: env.REDIS_URL },
+    // No format: pretty on a terminal, else JSON.
+    logging: { level: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'), format: env.LOG_FORMAT },
+    metrics: { enabled: env.METRICS_ENABLED, token: env.METRICS_TOKEN },
+    openApi: { publicBaseUrl: env.PUBLIC_BASE_URL, stagingBaseUrl: env.STAGING_BASE_URL },
+    // Not thrown here: whether the database holds an API key is known only once it is open (see ApiKeysService).
+    productionDemands: serving ? productionDemands(env) : [],
   };
 }
