@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { useDataSource } from '../support/data-source';
 import { STARTUP_TIMEOUT_MS } from '../support/test-database';
+import { BoundedQueries } from '../../apps/api/src/database/bounded-queries';
 import { databaseOptions } from '../../apps/api/src/database/database.options';
 import { PetCursors } from '../../apps/api/src/pets/pet-cursors';
 import { LIST_BY_STATUS, PetsRepository } from '../../apps/api/src/pets/pets.repository';
@@ -17,7 +18,7 @@ describe('PetsService', () => {
   beforeAll(() => {
     dataSource = suite.dataSource;
     service = new PetsService(
-      new PetsRepository(dataSource),
+      new PetsRepository(new BoundedQueries(dataSource, suite.target)),
       new PetCursors({ auth: { cursorSecrets: ['a-test-cursor-secret-of-at-least-32-characters'] } }),
     );
   });

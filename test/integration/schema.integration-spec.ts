@@ -4,7 +4,7 @@ import { useDataSource } from '../support/data-source';
 describe('entities and migrations', () => {
   const suite = useDataSource({ timeouts: false });
 
-  it('agree: the schema builder has no pending query for pets or api_keys', async () => {
+  it('agree: the schema builder has no pending query for pets, api_keys or idempotency_keys', async () => {
     const pending = await suite.dataSource.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((query) => query.query)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, Raw } from 'typeorm';
+import { EntityManager, IsNull, Raw } from 'typeorm';
+import { BoundedQueries } from '../database/bounded-queries';
 import { ApiKeyPrincipal, ApiKeyScope, generateApiKey, hashApiKey } from './api-key';
 import { ApiKeyEntity } from './api-key.entity';
 
@@ -41,21 +41,22 @@ const RECORD_DEPRECATED_CALLS = recordTimes('last_deprecated_call_at');
 /** The api_keys table, used by the service and by the key tool alike. */
 @Injectable()
 export class ApiKeysRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: BoundedQueries) {}
 
   create(input: NewApiKey): Promise<IssuedApiKey> {
-    return this.insert(this.dataSource.manager, input);
+    return this.db.transaction((manager) => this.insert(manager, input));
   }
 
   list(): Promise<ApiKeyRecord[]> {
-    return this.dataSource.manager.find(ApiKeyEntity, { order: { id: 'ASC' } });
+    return this.db.manager((manager) => manager.find(ApiKeyEntity, { order: { id: 'ASC' } }));
   }
 
   /** Revokes a key; revoking a revoked key changes nothing. Returns the key as it now stands. */
   async revoke(id: string): Promise<ApiKeyRecord> {
-    const manager = this.dataSource.manager;
-    await manager.update(ApiKeyEntity, { id: checkId(id), revokedAt: IsNull() }, { revokedAt: () => 'now()' });
-    const key = await manager.findOneBy(ApiKeyEntity, { id });
+    const key = await this.db.transaction(async (manager) => {
+      await manager.update(ApiKeyEntity, { id: checkId(id), revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+      return manager.findOneBy(ApiKeyEntity, { id });
+    });
     if (!key) throw new ApiKeyToolError(`No API key has the id ${id}`);
     return key;
   }
@@ -65,7 +66,7 @@ export class ApiKeysRepository {
    * (never longer than it would have anyway), then is refused.
    */
   rotate(id: string, graceMs: number, expiresAt?: Date): Promise<{ old: ApiKeyRecord; successor: IssuedApiKey }> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       const old = await manager.findOne(ApiKeyEntity, { where: { id: checkId(id) }, lock: { mode: 'pessimistic_write' } });
       if (!old) throw new ApiKeyToolError(`No API key has the id ${id}`);
       if (old.revokedAt) throw new ApiKeyToolError(`API key ${id} is revoked; create a new key instead`);
@@ -89,7 +90,7 @@ export class ApiKeysRepository {
    * `input`). The check and the creation hold one lock: instances starting together create one key.
    */
   firstKey(input: NewApiKey | undefined): Promise<'exists' | 'missing' | IssuedApiKey> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       // Held until the end of the transaction, so it holds behind a transaction pooler too.
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('api_keys bootstrap'))`);
       const usable = await manager.exists(ApiKeyEntity, {
@@ -105,7 +106,7 @@ export class ApiKeysRepository {
 
   /** The key with this digest, usable or not (the caller checks revocation and expiry). */
   async findByDigest(digest: string): Promise<StoredKey | undefined> {
-    const [row] = await this.dataSource.query<
+    const [row] = await this.db.query<
       Array<{
         id: string;
         label: string;
@@ -142,7 +143,7 @@ export class ApiKeysRepository {
 
   private async recordTimes(sql: string, times: Map<string, Date>): Promise<void> {
     if (times.size === 0) return;
-    await this.dataSource.query(sql, [[...times.keys()], [...times.values()].map((d) => d.toISOString())]);
+    await this.db.query(sql, [[...times.keys()], [...times.values()].map((d) => d.toISOString())]);
   }
 }
 

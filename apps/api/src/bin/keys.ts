@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { isISO8601 } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/config';
+import { BoundedQueries } from '../database/bounded-queries';
 import { DatabaseUnusableError } from '../database/database-check';
 import { migrate } from '../database/migrate';
 import { databaseOptions, databaseTarget } from '../database/database.options';
@@ -89,7 +90,7 @@ async function withRepository(run: (repository: ApiKeysRepository) => Promise<vo
         const where = running ? ` served by process ${running.pid} at ${running.url}` : '';
         throw new ApiKeyToolError(`Cannot open the database${where}: ${error.message}`);
       });
-    await run(new ApiKeysRepository(dataSource));
+    await run(new ApiKeysRepository(new BoundedQueries(dataSource, target)));
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.stop();

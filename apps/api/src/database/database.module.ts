@@ -2,12 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ConfigError } from '../config/config';
+import { BoundedQueries } from './bounded-queries';
 import { DATABASE_TARGET, DatabaseTarget, databaseOptions } from './database.options';
 import { explainConnectError, migrate } from './migrate';
 
 /**
  * The database for the whole app: migrated before the pool opens, then reached through TypeORM's
- * DataSource (`@InjectDataSource()`). `entities`: the features' entities, which the app lists.
+ * DataSource (`@InjectDataSource()`) or BoundedQueries. `entities`: the features' entities, which the app lists.
  */
 @Module({})
 export class DatabaseModule {
@@ -32,8 +33,8 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [{ provide: DATABASE_TARGET, useValue: target }],
-      exports: [DATABASE_TARGET],
+      providers: [{ provide: DATABASE_TARGET, useValue: target }, BoundedQueries],
+      exports: [DATABASE_TARGET, BoundedQueries],
     };
   }
 }

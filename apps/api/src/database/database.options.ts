@@ -56,8 +56,7 @@ export function databaseOptions(target: DatabaseTarget, poolSize: number, timeou
       // pg gives up on an answer after query_timeout (a database that went silent).
       ...(timeouts && { query_timeout: DATABASE_TIMEOUTS.queryMs }),
       // PostgreSQL's own bound, sent as a startup parameter, which PgBouncer refuses ("unsupported
-      // startup parameter"). Behind a transaction pooler, bound server time with the role's setting
-      // (ALTER ROLE … SET statement_timeout) or the pooler's query_timeout (docs/scaling.md).
+      // startup parameter"): behind a transaction pooler BoundedQueries sets it per transaction.
       ...(timeouts && target.pooling !== 'transaction' && { statement_timeout: DATABASE_TIMEOUTS.queryMs }),
       // Notices a peer that vanished without closing the connection.
       keepAlive: true,

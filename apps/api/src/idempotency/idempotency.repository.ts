@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
+import { BoundedQueries } from '../database/bounded-queries';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 /** How long a key is remembered. */
@@ -57,10 +57,10 @@ export async function recordAnswer(manager: EntityManager, claim: IdempotencyKey
 /** The idempotency_keys table (answers are recorded with `recordAnswer`, in the create's transaction). */
 @Injectable()
 export class IdempotencyRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: BoundedQueries) {}
 
   async read(apiKeyId: string, key: string): Promise<IdempotencyRecord | undefined> {
-    const [row] = await this.dataSource.query<
+    const [row] = await this.db.query<
       Array<{
         request_hash: string;
         status_code: number | null;
@@ -75,15 +75,15 @@ export class IdempotencyRepository {
 
   /** Removes the key's record if it is still expired (another request may have taken the key since). */
   async forgetExpired(apiKeyId: string, key: string): Promise<void> {
-    await this.records().delete().where('api_key_id = :apiKeyId AND idempotency_key = :key', { apiKeyId, key }).andWhere(EXPIRED).execute();
+    await this.db.manager((manager) =>
+      records(manager).delete().where('api_key_id = :apiKeyId AND idempotency_key = :key', { apiKeyId, key }).andWhere(EXPIRED).execute(),
+    );
   }
 
   /** Removes every record past its retention. */
   async sweep(): Promise<void> {
-    await this.records().delete().where(`created_at < now() - interval '${RETENTION}'`).execute();
-  }
-
-  private records() {
-    return this.dataSource.getRepository(IdempotencyKeyEntity).createQueryBuilder();
+    await this.db.manager((manager) => records(manager).delete().where(`created_at < now() - interval '${RETENTION}'`).execute());
   }
 }
+
+const records = (manager: EntityManager) => manager.getRepository(IdempotencyKeyEntity).createQueryBuilder();
