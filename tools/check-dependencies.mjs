@@ -13,6 +13,8 @@ const LOADED_BY_NAME = {
     '@fastify/static': '@nestjs/swagger requires it by name to serve the Swagger UI on Fastify',
     passport: 'peer of @nestjs/passport, which requires it by name',
     rxjs: 'peer of @nestjs/common and @nestjs/core, which require it by name',
+    ioredis: 'peer of @nest-lab/throttler-storage-redis, which requires it by name',
+    'pino-http': 'peer of nestjs-pino, which requires it by name',
   },
 };
 

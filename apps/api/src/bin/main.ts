@@ -21,7 +21,7 @@ function startEmbedded(dataDir: string): ReturnType<typeof import('../database/e
 async function main(): Promise<void> {
   const config = loadConfig();
   // What needs no database is checked before the database is touched (no connection, no migration).
-  const demands = startDemands(config);
+  const demands = startDemands(config.productionDemands, config.auth.apiKeys);
   if (demands.length > 0) throw new ConfigError(demands);
   if (config.database.url) await checkDatabase('DATABASE_URL', config.database.url);
   if (config.database.directUrl) await checkDatabase('DATABASE_DIRECT_URL', config.database.directUrl);

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { Environment } from './environment';
-import { DEV_CURSOR_SECRET, productionDemands } from './production-rules';
+import { productionDemands } from './production-rules';
+import { DEV_CURSOR_SECRET } from './secret-rules';
 import { Variables, readEnvFile, readEnvironment } from './read-environment';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

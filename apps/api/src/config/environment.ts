@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, Matches, ValidateBy } from 'class-validator';
-import { IsApiKeys, IsCursorSecrets, IsMetricsToken } from './production-rules';
+import { IsApiKeys, IsCursorSecrets, IsMetricsToken } from './secret-rules';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

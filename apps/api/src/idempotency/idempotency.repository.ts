@@ -24,36 +24,6 @@ export interface IdempotencyRecord {
   expired: boolean;
 }
 
-/** The key a keyed request runs under. */
-export interface IdempotencyKeyRef {
-  apiKeyId: string;
-  key: string;
-  requestHash: string;
-}
-
-/** The answer a retry replays. */
-export interface RecordedAnswer {
-  statusCode: number;
-  body: object;
-  location: string | null;
-}
-
-/**
- * Records `answer` under `claim` in the transaction of `manager`, the one that stores the effect: both
- * are kept or neither. A key already recorded fails it (unique violation on idempotency_keys_pkey),
- * and a second request with the key waits on the first's insert until that commits.
- */
-export async function recordAnswer(manager: EntityManager, claim: IdempotencyKeyRef, answer: RecordedAnswer): Promise<void> {
-  await manager.insert(IdempotencyKeyEntity, {
-    apiKeyId: claim.apiKeyId,
-    idempotencyKey: claim.key,
-    requestHash: claim.requestHash,
-    statusCode: answer.statusCode,
-    responseBody: answer.body,
-    location: answer.location,
-  });
-}
-
 /** The idempotency_keys table (answers are recorded with `recordAnswer`, in the create's transaction). */
 @Injectable()
 export class IdempotencyRepository {

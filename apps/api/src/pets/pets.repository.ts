@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NewPet, Pet, PetStatus } from '@petstore/contracts';
 import { BoundedQueries } from '../database/bounded-queries';
-import { IdempotencyKeyRef, recordAnswer } from '../idempotency/idempotency.repository';
+import { IdempotencyKeyRef, recordAnswer } from '../idempotency/idempotency-key.entity';
 import { PET_COLUMNS, PetRow, rowToPet } from './pet.entity';
 
 /*
