@@ -26,8 +26,7 @@ function Secret(fix: string, format: (secret: string) => string | undefined): Pr
 
 export const IsApiKeys = Secret(KEY_FIX, (key) => {
   if (!isBearerToken(key, 16)) return 'must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + /';
-  if (!looksRandom(key))
-    return 'is too easy to guess: use a random key (e.g. `pnpm -s keys create`, `./keys.sh create` in the image, or `openssl rand -base64 32`)';
+  if (!looksRandom(key)) return 'is too easy to guess: use a random key (e.g. `pnpm -s keys create`, or `openssl rand -base64 32`)';
 });
 export const IsCursorSecrets = Secret(KEY_FIX, (secret) => (secret.length < 32 ? `must be at least 32 characters (e.g. \`${KEY_FIX}\`)` : undefined));
 export const IsMetricsToken = Secret(TOKEN_FIX, (token) =>
