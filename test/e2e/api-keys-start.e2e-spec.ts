@@ -29,7 +29,7 @@ describe('API keys at start (e2e)', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again',
+      'No API key exists: create one with `pnpm keys create --name <label>` (`./keys.sh create --name <label>` in the image; same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again',
     );
   });
 
@@ -42,7 +42,7 @@ describe('API keys at start (e2e)', () => {
         '  - CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance. Make one with `openssl rand -base64 32`',
         '  - METRICS_TOKEN is required in production while metrics are on: the bearer token Prometheus sends to GET /metrics. Make one with `openssl rand -hex 32` (or set METRICS_ENABLED=false)',
         // Refused before the database is opened (test/e2e/start-errors.e2e-spec.ts), so the key is named as a condition.
-        '  - API_KEYS is empty and the database is not opened until the above are set: unless it already holds a key, create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS',
+        '  - API_KEYS is empty and the database is not opened until the above are set: unless it already holds a key, create one with `pnpm keys create --name <label>` (`./keys.sh create --name <label>` in the image; same DATABASE_URL or DATA_DIR) or set API_KEYS',
       ].join('\n'),
     );
     expect(result.stdout).not.toContain('listening');

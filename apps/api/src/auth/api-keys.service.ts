@@ -12,7 +12,7 @@ import { ApiKeysRepository, StoredKey } from './api-keys.repository';
 import type { AuthenticatedRequest } from './bearer-auth.guard';
 
 const NO_KEY_DEMAND =
-  'No API key exists: create one with `pnpm keys create --name <label>` (same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again';
+  'No API key exists: create one with `pnpm keys create --name <label>` (`./keys.sh create --name <label>` in the image; same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again';
 
 /** A known key refused: the answer says why (RFC 6750 error_description); an unknown key is just invalid. */
 const refused = (why: string) => new UnauthorizedError(`The API key ${why}: send a current key`, true, `The access token ${why}`);
