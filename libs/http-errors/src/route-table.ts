@@ -5,10 +5,7 @@ export const MAX_PARAM_LENGTH = 16 * 1024;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/**
- * A second router holding the same routes as the server, used only to tell "no such path" (404)
- * from "known path, wrong method" (405 with Allow).
- */
+/** A second router with the server's routes, to tell "no such path" (404) from "known path, wrong method" (405). */
 export class RouteTable {
   private readonly router = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
 
@@ -21,7 +18,6 @@ export class RouteTable {
     }
   }
 
-  /** Methods served for this concrete path, empty when no route has it. */
   allowedMethods(path: string): string[] {
     const pathname = path.split('?')[0];
     return METHODS.filter((method) => {
