@@ -1,4 +1,4 @@
-import { ValidationOptions, registerDecorator } from 'class-validator';
+import { ValidateBy, ValidationOptions } from 'class-validator';
 import { CATEGORY_ID_MAX, NAME_MAX_LENGTH, PET_ID_MAX, PET_STATUSES } from './limits';
 
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -38,20 +38,11 @@ const petIdProblem = (value: unknown) =>
     : `must be an integer from 1 to ${PET_ID_MAX}`;
 
 /** A rule whose message is `<property> <problem>`; schemas.ts converts it to JSON Schema by its name. */
-function ruleDecorator(name: string, problem: (value: unknown) => string | undefined) {
-  return (options?: ValidationOptions): PropertyDecorator =>
-    (target, propertyName) =>
-      registerDecorator({
-        name,
-        target: target.constructor,
-        propertyName: propertyName as string,
-        options,
-        validator: {
-          validate: (value: unknown) => problem(value) === undefined,
-          defaultMessage: (args) => `${args?.property} ${problem(args?.value)}`,
-        },
-      });
-}
+const ruleDecorator = (name: string, problem: (value: unknown) => string | undefined) => (options?: ValidationOptions) =>
+  ValidateBy(
+    { name, validator: { validate: (value) => !problem(value), defaultMessage: (args) => `${args?.property} ${problem(args?.value)}` } },
+    options,
+  );
 
 export const IsPetName = ruleDecorator('isPetName', petNameProblem);
 export const IsCategoryId = ruleDecorator('isCategoryId', categoryIdProblem);

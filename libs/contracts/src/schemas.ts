@@ -1,7 +1,7 @@
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { ApiError } from './api-error';
 import { CATEGORY_ID_MAX, NAME_MAX_LENGTH, PET_STATUSES } from './limits';
-import { ListPetsQuery, NewPet, Pet, PetIdParam } from './pet.dto';
+import { NewPet, Pet } from './pet.dto';
 import { PET_NAME_PATTERN } from './rules';
 
 export type Schema = Record<string, unknown>;
@@ -35,18 +35,14 @@ export function contractSchemas(): Record<string, Schema> {
 }
 
 /** Each property of a class as an OpenAPI Parameter Object, its description lifted out of the schema. */
-export function parametersOf(cls: typeof ListPetsQuery | typeof PetIdParam, location: 'query' | 'path') {
+export function parametersOf(cls: new () => object, location: 'query' | 'path') {
   const schema = schemaOf(cls);
-  return Object.entries(schema.properties).map(([name, { description, allOf, ...rest }]) => {
-    // A parameter's schema may be a bare $ref: it has no siblings once the description is lifted out.
-    const property =
-      Array.isArray(allOf) && allOf.length === 1 && Object.keys(rest).length === 0 ? (allOf[0] as Schema) : { ...rest, ...(allOf ? { allOf } : {}) };
-    return {
-      name,
-      in: location,
-      required: schema.required?.includes(name) ?? false,
-      description: description as string | undefined,
-      schema: property,
-    };
-  });
+  return Object.entries(schema.properties).map(([name, { description, ...property }]) => ({
+    name,
+    in: location,
+    required: schema.required?.includes(name) ?? false,
+    description: description as string | undefined,
+    // Without its description, a lone allOf can be a bare $ref.
+    schema: Array.isArray(property.allOf) && Object.keys(property).length === 1 ? (property.allOf[0] as Schema) : property,
+  }));
 }
