@@ -10,8 +10,7 @@ export class RouteTable {
   private readonly router = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
 
   add(method: string | string[], url: string): void {
-    for (const m of Array.isArray(method) ? method : [method]) {
-      const upper = m.toUpperCase();
+    for (const upper of [method].flat().map((m) => m.toUpperCase())) {
       if ((METHODS as readonly string[]).includes(upper) && !this.router.hasRoute(upper as never, url)) {
         this.router.on(upper as never, url, () => undefined);
       }

@@ -12,13 +12,11 @@ const notAllowed = (name: string): FieldError => ({ field: echoed(name), message
 /** The `exceptionFactory`: one detail per field, the declared fields first, then the unknown properties. */
 function validationFailed(problems: ValidationProblem[]): ValidationFailedError {
   const unknown = (problem: ValidationProblem) => problem.constraints?.whitelistValidation !== undefined;
-  const details = [
-    ...problems
-      .filter((p) => !unknown(p))
-      .map((p) => ({ field: p.property, message: Object.values(p.constraints ?? {})[0] ?? `${p.property} is invalid` })),
+  const detail = (p: ValidationProblem) => ({ field: p.property, message: Object.values(p.constraints ?? {})[0] ?? `${p.property} is invalid` });
+  return new ValidationFailedError([
+    ...problems.filter((p) => !unknown(p)).map(detail),
     ...problems.filter(unknown).map((p) => notAllowed(p.property)),
-  ];
-  return new ValidationFailedError(details);
+  ]);
 }
 
 /** The global pipe: strict ValidationPipe over the contract classes; a body (or custom body decorator) must be a JSON object. */

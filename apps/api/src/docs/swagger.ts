@@ -91,10 +91,9 @@ export function setupSwagger(app: NestFastifyApplication, config: AppConfig): vo
       if (route.url !== '/docs/*') return;
       const onlyUiFiles: onRequestHookHandler = (request, reply, done) =>
         UI_FILES.has((request.params as { '*': string })['*']) ? done() : void reply.callNotFound();
-      route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), onlyUiFiles];
+      route.onRequest = [...[route.onRequest ?? []].flat(), onlyUiFiles];
     });
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app, config), {
-    useGlobalPrefix: false,
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
     customSiteTitle: 'Pet Store API',
