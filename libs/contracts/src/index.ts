@@ -1,10 +1,8 @@
 export { ApiError, ERROR_CATALOGUE, ERROR_CODES, ERROR_STATUS, ErrorCode, apiError } from './api-error';
 export type { ErrorDescription, FieldError } from './api-error';
-export { CATEGORY_ID_MAX, CURSOR_MAX_LENGTH, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, NAME_MAX_LENGTH, PET_ID_MAX } from './limits';
+export { CATEGORY_ID_MAX, DEFAULT_PET_STATUS, LIST_LIMIT_DEFAULT, NAME_MAX_LENGTH, PET_ID_MAX, PET_STATUSES, PetStatus } from './limits';
 export { CURSOR_MESSAGE, LIMIT_MESSAGE, ListPetsQuery, NewPet, Pet, PetIdParam, STATUS_MESSAGE } from './pet.dto';
-export { DEFAULT_PET_STATUS, PET_STATUSES, PetStatus, isPetStatus } from './pet-status';
-export { IsCategoryId, IsPetId, IsPetName, IsPetStatus, PET_NAME_PATTERN, categoryIdProblem, petNameProblem } from './rules';
+export { categoryIdProblem, petNameProblem } from './rules';
 export { contractProblems, contractTransformer } from './validation';
 export { contractSchemas, parametersOf, schemaOf } from './schemas';
-export type { Schema } from './schemas';
 export { API_VERSION, CONTRACTS_VERSION } from './version';

@@ -1,20 +1,22 @@
 import { Exclude, Expose, Transform } from 'class-transformer';
 import { IsInt, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { CURSOR_MAX_LENGTH, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, NAME_MAX_LENGTH, PET_ID_MAX } from './limits';
-import { DEFAULT_PET_STATUS, PET_STATUSES, PetStatus } from './pet-status';
+import {
+  CURSOR_MAX_LENGTH,
+  DEFAULT_PET_STATUS,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  LIST_LIMIT_MIN,
+  NAME_MAX_LENGTH,
+  PET_ID_MAX,
+  PET_STATUSES,
+  PetStatus,
+} from './limits';
 import { IsCategoryId, IsPetId, IsPetName, IsPetStatus } from './rules';
 
-/*
- * The contract's shapes, each written once: the rules validate requests (the service's ValidationPipe,
- * or class-validator in a client) and, with the descriptions, give the OpenAPI schemas (schemas.ts).
- */
-
-/** Said of a `status` that is not a PetStatus (body or query): IsPetStatus's message. */
+// The contract's shapes: their rules validate requests and, with the descriptions, give the OpenAPI schemas.
 export const STATUS_MESSAGE = `status must be one of: ${PET_STATUSES.join(', ')}`;
-/** Said of a `limit` that is not plain digits from LIST_LIMIT_MIN to LIST_LIMIT_MAX. */
 export const LIMIT_MESSAGE = `limit must be an integer from ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}`;
-/** Said of any cursor the service did not issue for this listing: garbled, forged, or from another filter. */
 export const CURSOR_MESSAGE = 'cursor is not valid for this listing: follow the rel="next" Link of a previous page, with the same status';
 const NAME = `The animal's name: 1 to ${NAME_MAX_LENGTH} Unicode characters, not blank, no control characters. Not unique.`;
 const CATEGORY = 'Identifier of the category the animal belongs to.';
@@ -60,11 +62,7 @@ export class Pet {
   status!: PetStatus;
 }
 
-/**
- * Query parameters of `GET /pets`. Values arrive as text and are converted only when they are plain
- * digits. Other parameters are dropped, not refused (@Exclude: only the @Expose'd ones are read):
- * a client may add its own, and `access_token` must be ignored.
- */
+/** Query of `GET /pets`: other parameters are dropped, not refused (@Exclude), so `access_token` is ignored. */
 @Exclude()
 export class ListPetsQuery {
   @JSONSchema({
@@ -72,7 +70,6 @@ export class ListPetsQuery {
     example: LIST_LIMIT_DEFAULT,
     description: 'Maximum number of animals returned: decimal digits only (leading zeros allowed); `+5`, ` 5` and `1e1` are a 400.',
   })
-  // Leading zeros are allowed, as in petId: `limit=007` is 7.
   @Expose()
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^0*[0-9]{1,4}$/.test(value) ? Number(value) : value))
   @unlessAbsent('limit')
@@ -87,7 +84,6 @@ export class ListPetsQuery {
   @IsPetStatus()
   status?: PetStatus;
 
-  /** Opaque: only its shape is checked here; the service checks that it issued it (signature, filter). */
   @JSONSchema({
     description:
       'Opaque position in the listing, taken from the `rel="next"` Link of the previous page; used with the same `status` ' +
@@ -99,7 +95,6 @@ export class ListPetsQuery {
   cursor?: string;
 }
 
-/** The path parameter of `GET /pets/{petId}`: leading zeros are dropped, so `007` is pet 7. */
 export class PetIdParam {
   @JSONSchema({
     format: 'int64',

@@ -1,16 +1,14 @@
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { ApiError } from './api-error';
-import { CATEGORY_ID_MAX, NAME_MAX_LENGTH } from './limits';
-import { PET_STATUSES } from './pet-status';
-import { ListPetsQuery, NewPet, Pet, PetIdParam } from './pet.dto';
+import { CATEGORY_ID_MAX, NAME_MAX_LENGTH, PET_STATUSES } from './limits';
+import { NewPet, Pet } from './pet.dto';
 import { PET_NAME_PATTERN } from './rules';
 
-/** A JSON Schema / OpenAPI 3.0 schema object, as plain data. */
 export type Schema = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** What each rule of rules.ts says in JSON Schema; class-validator's own rules have the library's converters. */
+/** The rules of rules.ts in JSON Schema; class-validator's own rules have the library's converters. */
 const converters: NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['additionalConverters'] = {
   isPetName: { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: PET_NAME_PATTERN },
   isCategoryId: { type: 'integer', format: 'int64', minimum: 1, maximum: CATEGORY_ID_MAX },
@@ -21,15 +19,11 @@ const converters: NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['
 
 const standaloneConverters: typeof converters = { ...converters, isPetStatus: { type: 'string', enum: [...PET_STATUSES] } };
 
-/**
- * The OpenAPI schema of a contract class, read from its class-validator rules and @JSONSchema
- * descriptions; `standalone` writes PetStatus in place instead of referring to the component.
- */
+/** A contract class's OpenAPI schema; `standalone` writes PetStatus in place instead of referring to the component. */
 export function schemaOf(cls: new () => object, standalone = false): Schema & { properties: Record<string, Schema>; required?: string[] } {
   return targetConstructorToSchema(cls, { additionalConverters: standalone ? standaloneConverters : converters }) as never;
 }
 
-/** The schema components of the API document: the contract classes, and the enums and arrays around them. */
 export function contractSchemas(): Record<string, Schema> {
   return {
     PetStatus: { type: 'string', enum: [...PET_STATUSES], description: 'Availability of the animal.' },
@@ -40,19 +34,15 @@ export function contractSchemas(): Record<string, Schema> {
   };
 }
 
-/** Each query or path parameter of a class, as an OpenAPI Parameter Object (its description lifted out of the schema). */
-export function parametersOf(cls: typeof ListPetsQuery | typeof PetIdParam, location: 'query' | 'path') {
+/** Each property of a class as an OpenAPI Parameter Object, its description lifted out of the schema. */
+export function parametersOf(cls: new () => object, location: 'query' | 'path') {
   const schema = schemaOf(cls);
-  return Object.entries(schema.properties).map(([name, { description, allOf, ...rest }]) => {
-    // A parameter's schema may be a bare $ref: it has no siblings once the description is lifted out.
-    const property =
-      Array.isArray(allOf) && allOf.length === 1 && Object.keys(rest).length === 0 ? (allOf[0] as Schema) : { ...rest, ...(allOf ? { allOf } : {}) };
-    return {
-      name,
-      in: location,
-      required: schema.required?.includes(name) ?? false,
-      description: description as string | undefined,
-      schema: property,
-    };
-  });
+  return Object.entries(schema.properties).map(([name, { description, ...property }]) => ({
+    name,
+    in: location,
+    required: schema.required?.includes(name) ?? false,
+    description: description as string | undefined,
+    // Without its description, a lone allOf can be a bare $ref.
+    schema: Array.isArray(property.allOf) && Object.keys(property).length === 1 ? (property.allOf[0] as Schema) : property,
+  }));
 }

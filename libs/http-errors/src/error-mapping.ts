@@ -6,79 +6,18 @@ import { RouteTable } from './route-table';
 export interface MappedError {
   body: ApiError;
   headers: Record<string, string>;
-  /** A fault of ours (5xx other than 501/503): log it with its stack, never send it. */
+  /** A fault of ours: log it with its stack, never send it. */
   unexpected: boolean;
 }
 
-export interface RequestLine {
-  method: string;
-  url: string;
-}
+const INTERNAL: MappedError = { body: apiError('internal_error', 'An unexpected error occurred; it has been logged'), headers: {}, unexpected: true };
+const answer = (code: ErrorCode, message: string, headers: Record<string, string> = {}): MappedError => ({
+  body: apiError(code, message),
+  headers,
+  unexpected: false,
+});
 
-const INTERNAL_MESSAGE = 'An unexpected error occurred; it has been logged';
-const UNAVAILABLE_MESSAGE = 'The service cannot reach its database; try again shortly';
-export const OUT_OF_SPACE_MESSAGE = "The database's disk is full; try again later";
-
-/** Maps any thrown value to the Error body and the headers that go with it. Pure: no I/O. */
-export function mapError(exception: unknown, request: RequestLine, routes?: RouteTable): MappedError {
-  if (exception instanceof DomainError) return fromDomainError(exception);
-  if (isDatabaseUnavailable(exception)) return result(apiError('service_unavailable', UNAVAILABLE_MESSAGE), {}, false);
-  if (isOutOfSpace(exception)) return result(apiError('service_unavailable', OUT_OF_SPACE_MESSAGE), {}, false);
-  if (exception instanceof HttpException) return fromHttpException(exception, request, routes);
-  const fastifyError = asFastifyError(exception);
-  if (fastifyError) return fromFastifyError(fastifyError);
-  return result(apiError('internal_error', INTERNAL_MESSAGE), {}, true);
-}
-
-function result(body: ApiError, headers: Record<string, string>, unexpected: boolean): MappedError {
-  return { body, headers, unexpected };
-}
-
-function fromDomainError(error: DomainError): MappedError {
-  const headers: Record<string, string> = {};
-  if (error instanceof UnauthorizedError) {
-    headers['www-authenticate'] = !error.tokenPresented
-      ? 'Bearer'
-      : `Bearer error="invalid_token"${error.description ? `, error_description="${error.description.replace(/["\\]/g, '')}"` : ''}`;
-  }
-  if (error instanceof ForbiddenError && error.missingScopes.length > 0) {
-    headers['www-authenticate'] = `Bearer error="insufficient_scope", scope="${error.missingScopes.join(' ')}"`;
-  }
-  if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
-  return result(apiError(error.code, error.message, error.details), headers, error.code === 'internal_error');
-}
-
-function fromHttpException(exception: HttpException, request: RequestLine, routes?: RouteTable): MappedError {
-  const status = exception.getStatus();
-  if (status === 404 && routes) {
-    const allowed = routes.allowedMethods(request.url);
-    if (allowed.length === 0) return result(apiError('not_found', `No route matches ${describe(request)}`), {}, false);
-    if (!allowed.includes(request.method.toUpperCase())) {
-      return result(
-        apiError('method_not_allowed', `${request.method.toUpperCase()} is not allowed on ${pathOf(request)}; allowed: ${allowed.join(', ')}`),
-        { allow: allowed.join(', ') },
-        false,
-      );
-    }
-  }
-  const code = codeForStatus(status);
-  const headers: Record<string, string> = code === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {};
-  if (code === 'internal_error') return result(apiError(code, INTERNAL_MESSAGE), headers, true);
-  return result(apiError(code, messageOf(exception)), headers, false);
-}
-
-interface FastifyLikeError {
-  code: string;
-  statusCode?: number;
-  message: string;
-}
-
-function asFastifyError(exception: unknown): FastifyLikeError | undefined {
-  if (typeof exception !== 'object' || exception === null) return undefined;
-  const { code } = exception as { code?: unknown };
-  return typeof code === 'string' && code.startsWith('FST_') ? (exception as FastifyLikeError) : undefined;
-}
-
+/** Fastify's errors that say what the client did wrong, with the message sent instead of Fastify's. */
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'The request body must be application/json'],
   FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is larger than the limit'],
@@ -90,39 +29,54 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_MAX_PARAM_LENGTH: ['validation_failed', 'A path parameter is too long'],
 };
 
-function fromFastifyError(error: FastifyLikeError): MappedError {
-  const known = FASTIFY_CODES[error.code];
-  if (known) return result(apiError(known[0], known[1]), {}, false);
-  const status = error.statusCode ?? 500;
+/** Maps any thrown value to the Error body and the headers that go with it. Pure: no I/O. */
+export function mapError(exception: unknown, request: { method: string; url: string }, routes?: RouteTable): MappedError {
+  if (exception instanceof DomainError) return fromDomainError(exception);
+  if (isDatabaseUnavailable(exception)) return answer('service_unavailable', 'The service cannot reach its database; try again shortly');
+  if (isOutOfSpace(exception)) return answer('service_unavailable', "The database's disk is full; try again later");
+  if (exception instanceof HttpException) return fromHttpException(exception, request, routes);
+  const { code, statusCode, message } = (exception ?? {}) as { code?: unknown; statusCode?: number; message?: string };
+  if (typeof code !== 'string' || !code.startsWith('FST_')) return INTERNAL;
+  return FASTIFY_CODES[code] ? answer(...FASTIFY_CODES[code]) : fromStatus(statusCode ?? 500, String(message));
+}
+
+function fromDomainError(error: DomainError): MappedError {
+  const headers: Record<string, string> = {};
+  if (error instanceof UnauthorizedError) {
+    const description = error.description ? `, error_description="${error.description.replace(/["\\]/g, '')}"` : '';
+    headers['www-authenticate'] = error.tokenPresented ? `Bearer error="invalid_token"${description}` : 'Bearer';
+  }
+  if (error instanceof ForbiddenError && error.missingScopes.length > 0) {
+    headers['www-authenticate'] = `Bearer error="insufficient_scope", scope="${error.missingScopes.join(' ')}"`;
+  }
+  if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
+  return { body: apiError(error.code, error.message, error.details), headers, unexpected: error.code === 'internal_error' };
+}
+
+/** A 404 of the router becomes 405 with Allow when the path exists for other methods. */
+function fromHttpException(exception: HttpException, request: { method: string; url: string }, routes?: RouteTable): MappedError {
+  const allowed = exception.getStatus() === 404 && routes ? routes.allowedMethods(request.url) : undefined;
+  const method = request.method.toUpperCase();
+  const path = request.url.split('?')[0];
+  const echoed = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  if (allowed?.length === 0) return answer('not_found', `No route matches ${method} ${echoed}`);
+  if (allowed && !allowed.includes(method)) {
+    return answer('method_not_allowed', `${method} is not allowed on ${echoed}; allowed: ${allowed.join(', ')}`, { allow: allowed.join(', ') });
+  }
+  const response = exception.getResponse();
+  const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+  return fromStatus(exception.getStatus(), Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : exception.message);
+}
+
+function fromStatus(status: number, message: string): MappedError {
   const code = codeForStatus(status);
-  return result(apiError(code, code === 'internal_error' ? INTERNAL_MESSAGE : error.message), {}, code === 'internal_error');
+  if (code === 'internal_error') return INTERNAL;
+  return answer(code, message, code === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {});
 }
 
 /** The code a bare HTTP status stands for (the catalogue's first with that status); others become internal_error. */
 export function codeForStatus(status: number): ErrorCode {
-  return CODE_FOR_STATUS.get(status) ?? 'internal_error';
-}
-
-const CODE_FOR_STATUS = new Map<number, ErrorCode>();
-for (const code of ERROR_CODES) if (!CODE_FOR_STATUS.has(ERROR_STATUS[code])) CODE_FOR_STATUS.set(ERROR_STATUS[code], code);
-
-function messageOf(exception: HttpException): string {
-  const response = exception.getResponse();
-  if (typeof response === 'string') return response;
-  const message = (response as { message?: unknown }).message;
-  if (Array.isArray(message)) return message.join('; ');
-  return typeof message === 'string' ? message : exception.message;
-}
-
-const MAX_ECHOED_PATH = 200;
-
-function pathOf(request: RequestLine): string {
-  const path = request.url.split('?')[0];
-  return path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
-}
-
-function describe(request: RequestLine): string {
-  return `${request.method.toUpperCase()} ${pathOf(request)}`;
+  return ERROR_CODES.find((code) => ERROR_STATUS[code] === status) ?? 'internal_error';
 }
 
 const UNAVAILABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'EAI_AGAIN']);
@@ -135,25 +89,12 @@ const UNAVAILABLE_MESSAGES = [
   'canceling statement due to statement timeout',
   'terminating connection',
   'Client was closed and is not queryable',
-  'Connection terminated due to connection timeout',
 ];
-
 /**
- * SQLSTATEs that say the database will not serve this service now, whatever the request: a failure to
- * connect or to be served. One row per condition; `message`, when given, must match too (55000 is a
- * class of its own that other conditions share).
+ * SQLSTATEs that say the database will not serve us now: no such database (3D000), role or password refused (28000,
+ * 28P01), too many connections (53300), shutdown (57P01-03), statement timeout (57014); and 55000 when it refuses connections.
  */
-export const UNAVAILABLE_SQLSTATES: readonly { code: string; meaning: string; message?: RegExp }[] = [
-  { code: '55000', meaning: 'the database does not allow connections', message: /not currently accepting connections/ },
-  { code: '3D000', meaning: 'the database does not exist' },
-  { code: '28000', meaning: 'the role may not connect' },
-  { code: '28P01', meaning: 'the password is refused' },
-  { code: '53300', meaning: 'too many connections' },
-  { code: '57P01', meaning: 'shut down by an administrator' },
-  { code: '57P02', meaning: 'crash shutdown' },
-  { code: '57P03', meaning: 'the server cannot accept connections now' },
-  { code: '57014', meaning: 'statement timeout' },
-];
+export const UNAVAILABLE_SQLSTATES = new Set(['3D000', '28000', '28P01', '53300', '57P01', '57P02', '57P03', '57014']);
 
 /** The error and the errors it wraps (TypeORM's `driverError`, `cause`), a few levels deep. */
 function* causes(error: unknown): Generator<{ code?: unknown; message?: unknown }> {
@@ -164,25 +105,18 @@ function* causes(error: unknown): Generator<{ code?: unknown; message?: unknown 
   }
 }
 
-/**
- * True when the error says the database cannot be reached or did not answer in time: network
- * errors, pg pool and client timeouts, PostgreSQL's connection-exception class (08) and the
- * UNAVAILABLE_SQLSTATES.
- */
+/** True when the error says the database cannot be reached or did not answer in time. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   return [...causes(error)].some(({ code, message }) => {
     const text = typeof message === 'string' ? message : '';
     if (UNAVAILABLE_MESSAGES.some((m) => text.includes(m))) return true;
     if (typeof code !== 'string') return false;
-    if (UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08')) return true;
-    return UNAVAILABLE_SQLSTATES.some((row) => row.code === code && (!row.message || row.message.test(text)));
+    if (UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code)) return true;
+    return code === '55000' && text.includes('not currently accepting connections');
   });
 }
 
-/**
- * True when the database ran out of disk space: PostgreSQL's disk_full (53100), or ENOSPC from the
- * file system. An operating condition, not a fault of ours: a 503 until space returns.
- */
+/** Out of disk space (PostgreSQL's 53100, or ENOSPC): an operating condition, a 503 until space returns. */
 export function isOutOfSpace(error: unknown): boolean {
   return [...causes(error)].some(({ code }) => code === '53100' || code === 'ENOSPC');
 }

@@ -1,5 +1,5 @@
 import type { ArgumentsHost } from '@nestjs/common';
-import type { ErrorLogger } from './error-logger';
+import type { ErrorLogger } from './global-exception.filter';
 import { DomainError } from './domain-error';
 import { GlobalExceptionFilter } from './global-exception.filter';
 

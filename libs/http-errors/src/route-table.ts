@@ -5,23 +5,18 @@ export const MAX_PARAM_LENGTH = 16 * 1024;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/**
- * A second router holding the same routes as the server, used only to tell "no such path" (404)
- * from "known path, wrong method" (405 with Allow).
- */
+/** A second router with the server's routes, to tell "no such path" (404) from "known path, wrong method" (405). */
 export class RouteTable {
   private readonly router = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
 
   add(method: string | string[], url: string): void {
-    for (const m of Array.isArray(method) ? method : [method]) {
-      const upper = m.toUpperCase();
+    for (const upper of [method].flat().map((m) => m.toUpperCase())) {
       if ((METHODS as readonly string[]).includes(upper) && !this.router.hasRoute(upper as never, url)) {
         this.router.on(upper as never, url, () => undefined);
       }
     }
   }
 
-  /** Methods served for this concrete path, empty when no route has it. */
   allowedMethods(path: string): string[] {
     const pathname = path.split('?')[0];
     return METHODS.filter((method) => {

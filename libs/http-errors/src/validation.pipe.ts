@@ -2,37 +2,24 @@ import { ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
 import { FieldError, contractTransformer } from '@petstore/contracts';
 import { ValidationFailedError } from './domain-error';
 
-/** class-validator's ValidationError, as far as the answer needs it. */
-interface ValidationProblem {
-  property: string;
-  constraints?: Record<string, string>;
-}
-
+type ValidationProblem = { property: string; constraints?: Record<string, string> };
 /** Keys Nest deletes before validating (prototype pollution): the API names them as it names any unknown property. */
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
-/** Longest property name of the client's echoed back in an answer, in code points. */
-const MAX_ECHOED_NAME = 64;
-
-const echoed = (name: string) => ([...name].length > MAX_ECHOED_NAME ? `${[...name].slice(0, MAX_ECHOED_NAME).join('')}…` : name);
+/** A client's property name echoed back, at most 64 code points. */
+const echoed = (name: string) => ([...name].length > 64 ? `${[...name].slice(0, 64).join('')}…` : name);
 const notAllowed = (name: string): FieldError => ({ field: echoed(name), message: `property ${echoed(name)} is not allowed` });
 
 /** The `exceptionFactory`: one detail per field, the declared fields first, then the unknown properties. */
-export function validationFailed(problems: ValidationProblem[]): ValidationFailedError {
+function validationFailed(problems: ValidationProblem[]): ValidationFailedError {
   const unknown = (problem: ValidationProblem) => problem.constraints?.whitelistValidation !== undefined;
-  const details = [
-    ...problems
-      .filter((p) => !unknown(p))
-      .map((p) => ({ field: p.property, message: Object.values(p.constraints ?? {})[0] ?? `${p.property} is invalid` })),
+  const detail = (p: ValidationProblem) => ({ field: p.property, message: Object.values(p.constraints ?? {})[0] ?? `${p.property} is invalid` });
+  return new ValidationFailedError([
+    ...problems.filter((p) => !unknown(p)).map(detail),
     ...problems.filter(unknown).map((p) => notAllowed(p.property)),
-  ];
-  return new ValidationFailedError(details);
+  ]);
 }
 
-/**
- * The global pipe: ValidationPipe over the contract classes, strict (unknown body properties are
- * refused and named), its errors the Error body (`validationFailed`). A body must be a JSON object; a
- * route's own body decorator is validated too (`validateCustomDecorators`).
- */
+/** The global pipe: strict ValidationPipe over the contract classes; a body (or custom body decorator) must be a JSON object. */
 @Injectable()
 export class ContractValidationPipe extends ValidationPipe {
   constructor() {

@@ -19,27 +19,15 @@ const DESCRIPTION = [
   '`headers_too_large`, before any operation is chosen; the operations do not list them.',
 ].join('\n');
 
-/** Headers on every answer of a deprecated operation (see http/deprecation.ts). */
-const DEPRECATION_HEADERS = {
-  Deprecation: {
-    description: 'When the operation became deprecated, as `@<Unix time>` (RFC 9745).',
-    required: true,
-    schema: { type: 'string', example: '@1767225600' },
-  },
-  Sunset: {
-    description: 'When the operation will be removed (RFC 8594).',
-    required: true,
-    schema: { type: 'string', example: 'Thu, 05 Dec 2030 00:00:00 GMT' },
-  },
-  Link: {
-    description: 'The operation that replaces it, with `rel="successor-version"`.',
-    required: true,
-    schema: { type: 'string', example: '</v1/pets>; rel="successor-version"' },
-  },
+/** Headers on every answer of a deprecated operation (http/deprecation.ts); `required` is false on a 400. */
+const deprecationHeaders = (required: boolean) => {
+  const header = (description: string, example: string) => ({ description, required, schema: { type: 'string', example } });
+  return {
+    Deprecation: header('When the operation became deprecated, as `@<Unix time>` (RFC 9745).', '@1767225600'),
+    Sunset: header('When the operation will be removed (RFC 8594).', 'Thu, 05 Dec 2030 00:00:00 GMT'),
+    Link: header('The operation that replaces it, with `rel="successor-version"`.', '</v1/pets>; rel="successor-version"'),
+  };
 };
-
-const optional = (headers: typeof DEPRECATION_HEADERS) =>
-  Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { ...header, required: false }]));
 
 /** Builds the OpenAPI document from the code; paths are relative to servers that end in `/v1`. */
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
@@ -53,15 +41,10 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .addServer(config.openApi.stagingBaseUrl, 'Staging')
     .addTag('pets', 'The animals of the store')
     .addTag('store', 'Store operations')
+    // Not addBearerAuth(): it adds `bearerFormat: JWT`, and the keys are opaque strings.
+    .addSecurity('apiKey', { type: 'http', scheme: 'bearer', description: 'An API key, sent as `Authorization: Bearer <API key>`.' })
     .build();
-  // As in package.json: not licensed for use outside the Pet Store.
-  builder.info.license = { name: 'UNLICENSED' };
-  // Not addBearerAuth(): it adds `bearerFormat: JWT`, and the keys are opaque strings.
-  builder.components = {
-    securitySchemes: {
-      apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, sent as `Authorization: Bearer <API key>`.' },
-    },
-  };
+  builder.info.license = { name: 'UNLICENSED' }; // setLicense() would add an empty url
   const document = SwaggerModule.createDocument(app, builder, { ignoreGlobalPrefix: true });
   // Operational endpoints live outside /v1, so they name their own server; they need no key.
   for (const [path, item] of Object.entries(document.paths)) {
@@ -70,46 +53,31 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     if (item.get) item.get.security = [];
   }
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...contractSchemas() } };
-  for (const pathItem of Object.values(document.paths)) {
-    for (const operation of [pathItem.get, pathItem.post, pathItem.put, pathItem.patch, pathItem.delete]) {
-      if (!operation?.deprecated) continue;
-      for (const [status, response] of Object.entries(operation.responses)) {
-        if (!response || !('description' in response)) continue;
-        // A path that is not a valid URL (`/pets/%ZZ`) is refused with a 400 by the router, before the
-        // operation is chosen: that 400 has no deprecation headers, so a 400 may lack them.
-        const headers = status === '400' ? optional(DEPRECATION_HEADERS) : DEPRECATION_HEADERS;
-        response.headers = { ...response.headers, ...headers };
-      }
+  for (const operation of Object.values(document.paths).flatMap(({ get, post, put, patch, delete: del }) => [get, post, put, patch, del])) {
+    if (!operation?.deprecated) continue;
+    for (const [status, response] of Object.entries(operation.responses)) {
+      // The router refuses a path that is not a valid URL (`/pets/%ZZ`) with a 400 that has no deprecation headers.
+      if (response && 'description' in response) response.headers = { ...response.headers, ...deprecationHeaders(status !== '400') };
     }
   }
   return document;
 }
 
-/**
- * A Swagger UI plugin (it runs in the browser, so it must not use anything from this module):
- * operations marked `x-stability: experimental` offer no "Try it out".
- */
-function noTryItOutForExperimental() {
-  return {
-    statePlugins: {
-      spec: {
-        wrapSelectors: {
-          // Swagger UI's plugin system is untyped browser code.
-          /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access -- Swagger UI's `system` has no types */
-          allowTryItOutFor: (original: (path: string, method: string) => boolean, system: any) => (_state: unknown, path: string, method: string) =>
-            system.specSelectors.specJson().getIn(['paths', path, method, 'x-stability']) !== 'experimental' && original(path, method),
-          /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access */
-        },
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access -- Swagger UI's plugins are untyped browser code */
+/** A Swagger UI plugin (it runs in the browser): operations marked `x-stability: experimental` offer no "Try it out". */
+const noTryItOutForExperimental = () => ({
+  statePlugins: {
+    spec: {
+      wrapSelectors: {
+        allowTryItOutFor: (original: (path: string, method: string) => boolean, system: any) => (_state: unknown, path: string, method: string) =>
+          system.specSelectors.specJson().getIn(['paths', path, method, 'x-stability']) !== 'experimental' && original(path, method),
       },
     },
-  };
-}
-
+  },
+});
 /** Swagger UI's own DownloadUrl plugin, which setting `plugins` would otherwise drop. */
-function downloadUrl(system: unknown): unknown {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access -- the bundle's global has no types
-  return (globalThis as any).SwaggerUIBundle.plugins.DownloadUrl(system);
-}
+const downloadUrl = (system: unknown): unknown => (globalThis as any).SwaggerUIBundle.plugins.DownloadUrl(system);
+/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access */
 
 /** The files of swagger-ui-dist that the Swagger UI page loads; the rest of the package is not served. */
 const UI_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png']);
@@ -123,10 +91,9 @@ export function setupSwagger(app: NestFastifyApplication, config: AppConfig): vo
       if (route.url !== '/docs/*') return;
       const onlyUiFiles: onRequestHookHandler = (request, reply, done) =>
         UI_FILES.has((request.params as { '*': string })['*']) ? done() : void reply.callNotFound();
-      route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), onlyUiFiles];
+      route.onRequest = [...[route.onRequest ?? []].flat(), onlyUiFiles];
     });
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app, config), {
-    useGlobalPrefix: false,
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
     customSiteTitle: 'Pet Store API',

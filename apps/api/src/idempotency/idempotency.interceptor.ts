@@ -10,27 +10,22 @@ import { IdempotencyKeyReusedError, IdempotencyService, RequestInProgressError, 
 const KEY = /^(?:"([\x21\x23-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255}))$/;
 const KEY_MESSAGE = 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes';
 
-/** The Idempotency-Key a keyed request's operation runs under. */
 export interface IdempotencyClaim {
   apiKeyId: string;
   key: string;
-  /** The hash of the request body, read when the answer is stored (after the body is parsed and valid). */
+  /** Read when the answer is stored, after the body is parsed and valid. */
   readonly requestHash: string;
 }
 
 const claims = new WeakMap<FastifyRequest, IdempotencyClaim>();
 
-/** The claim the interceptor made for this request, if it carries a key. */
 export function claimOf(request: FastifyRequest): IdempotencyClaim | undefined {
   return claims.get(request);
 }
 
 /**
- * Idempotency-Key on a POST (draft-ietf-httpapi-idempotency-key-header): the first request with a key
- * runs and its answer is kept; the same key with the same body replays that answer (status, body,
- * Location). The route's service stores its effect and the answer together in one transaction (`recordAnswer`), so no
- * failure, at any point, leaves an effect without its answer. A key already taken makes that store
- * fail as a whole, and the record is read instead; a record that expired is removed, and the request runs again.
+ * Idempotency-Key (draft-ietf-httpapi-idempotency-key-header): the service stores the effect and the answer in one
+ * transaction (`recordAnswer`); a key already taken makes that fail as a whole, and the recorded answer is replayed.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -46,7 +41,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (header === undefined || !apiKeyId) return next.handle();
     const match = typeof header === 'string' ? KEY.exec(header) : null;
     if (!match) throw new ValidationFailedError([{ field: 'Idempotency-Key', message: KEY_MESSAGE }]);
-    // The body is parsed and validated by the handler's parameters, after this: its hash is taken when the answer is stored.
     const claim: IdempotencyClaim = {
       apiKeyId,
       key: match[1] ?? match[2],
@@ -81,8 +75,5 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/** The unique violation of a recording statement whose key already holds a record. */
-function isKeyTaken(error: unknown): boolean {
-  const { code, constraint } = error as { code?: string; constraint?: string };
-  return code === '23505' && constraint === 'idempotency_keys_pkey';
-}
+const isKeyTaken = (error: unknown) =>
+  (error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';

@@ -5,7 +5,6 @@ import { IdempotencyService } from './idempotency.service';
 
 @Module({
   providers: [IdempotencyService, IdempotencyRepository, IdempotencyInterceptor],
-  // A route's @Idempotent() instantiates the interceptor in its own module, from these.
   exports: [IdempotencyService, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

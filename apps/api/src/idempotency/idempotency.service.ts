@@ -21,21 +21,14 @@ export interface StoredResponse {
   location: string | null;
 }
 
-/**
- * Idempotency-Key records (draft-ietf-httpapi-idempotency-key-header) in PostgreSQL, scoped to the
- * API key. A keyed request's answer is recorded by the statement that stores its effect (see
- * `recordingAnswer`); this reads what a key already holds.
- */
+/** Reads what an Idempotency-Key already holds; the answer is recorded with the effect (`recordAnswer`). */
 @Injectable()
 export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   private sweeper?: NodeJS.Timeout;
 
   constructor(private readonly records: IdempotencyRepository) {}
 
-  /**
-   * The answer to replay for a key that is taken; throws 422 or 409 as the draft says. Undefined when
-   * the key is free again (never recorded, or its record expired and was removed): run the request.
-   */
+  /** The answer to replay, a 422 or 409 as the draft says, or undefined when the key is free (again): run the request. */
   async recorded(apiKeyId: string, key: string, requestHash: string): Promise<StoredResponse | undefined> {
     const record = await this.records.read(apiKeyId, key);
     if (!record) return undefined;
@@ -49,10 +42,7 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   }
 
   onModuleInit(): void {
-    this.sweeper = setInterval(() => {
-      this.records.sweep().catch(() => undefined);
-    }, 3_600_000);
-    this.sweeper.unref();
+    this.sweeper = setInterval(() => void this.records.sweep().catch(() => undefined), 3_600_000).unref();
   }
 
   onApplicationShutdown(): void {
@@ -60,18 +50,13 @@ export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** The same JSON value gives the same hash, whatever the order of its object properties. */
+/** The same JSON value gives the same hash, whatever the order of its properties. */
 export function hashRequestBody(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  const sorted = (_key: string, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : value;
+  return createHash('sha256')
+    .update(JSON.stringify(body, sorted) ?? 'null')
+    .digest('hex');
 }

@@ -4,14 +4,9 @@ import { IdempotencyClaim, IdempotencyInterceptor, claimOf } from './idempotency
 
 export type { IdempotencyClaim };
 
-/**
- * A POST whose Idempotency-Key runs it once per key and replays its answer (IdempotencyInterceptor).
- * Its handler takes `@IdempotencyClaimOf()` and its service stores the effect and the answer together
- * under that claim, in one transaction (`recordAnswer`).
- */
+/** A POST run once per Idempotency-Key; its service stores the effect and the answer under `@IdempotencyClaimOf()`. */
 export const Idempotent = () => UseInterceptors(IdempotencyInterceptor);
 
-/** The claim of a keyed request (undefined without a key): what the service records its answer under. */
 export const IdempotencyClaimOf = createParamDecorator((_data: unknown, context: ExecutionContext) =>
   claimOf(context.switchToHttp().getRequest<FastifyRequest>()),
 );

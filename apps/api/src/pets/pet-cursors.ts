@@ -10,11 +10,7 @@ const PAYLOAD_BYTES = 10;
 // HMAC-SHA256 truncated to 128 bits: forging one takes 2^128 guesses.
 const MAC_BYTES = 16;
 
-/**
- * Cursors of `GET /pets`: the last id of a page and the status filter it was issued for, signed with
- * the server's secret, so a client can neither forge one nor carry one over to another filter.
- * Keyset pagination: a cursor stays valid while items are added or removed.
- */
+/** Cursors of `GET /pets`: a page's last id and its status filter, signed, so a client can neither forge one nor reuse it with another filter. */
 @Injectable()
 export class PetCursors {
   private readonly secrets: string[];
@@ -23,7 +19,6 @@ export class PetCursors {
     this.secrets = config.auth.cursorSecrets;
   }
 
-  /** The cursor of the page that follows the item with id `lastId` (decimal text of a positive int64). */
   issue(lastId: string, status: PetStatus | undefined): string {
     const cursor = Buffer.allocUnsafe(PAYLOAD_BYTES + MAC_BYTES);
     cursor.writeUInt8(VERSION, 0);
@@ -33,7 +28,7 @@ export class PetCursors {
     return cursor.toString('base64url');
   }
 
-  /** The last id a cursor carries, or a 400 naming `cursor` when this service did not issue it for this filter. */
+  /** The last id a cursor carries, or a 400 naming `cursor` when we did not issue it for this filter. */
   read(cursor: string, status: PetStatus | undefined): string {
     const bytes = Buffer.from(cursor, 'base64url');
     const valid =

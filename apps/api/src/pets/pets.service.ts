@@ -11,12 +11,6 @@ export class PetNotFoundError extends DomainError {
   }
 }
 
-/** One page of the listing, and the cursor of the next one when more items follow. */
-export interface PetPage {
-  pets: Pet[];
-  next?: string;
-}
-
 @Injectable()
 export class PetsService {
   constructor(
@@ -24,19 +18,14 @@ export class PetsService {
     private readonly cursors: PetCursors,
   ) {}
 
-  /**
-   * Pets in ascending id order, so pages are stable. Keyset pagination: each page is an index range
-   * scan after the last id of the previous one, as cheap deep in the collection as on the first page.
-   */
-  async list(query: ListPetsQuery): Promise<PetPage> {
+  /** Keyset pagination in ascending id order: each page is an index range scan after the previous page's last id. */
+  async list(query: ListPetsQuery): Promise<{ pets: Pet[]; next?: string }> {
     const limit = query.limit ?? LIST_LIMIT_DEFAULT;
-    const after = query.cursor === undefined ? undefined : this.cursors.read(query.cursor, query.status);
+    const after = query.cursor === undefined ? '0' : this.cursors.read(query.cursor, query.status);
     // One more pet than the page tells whether a next page exists.
-    const pets = await this.pets.list(query.status, after ?? '0', limit + 1);
-    if (pets.length <= limit) return { pets, next: undefined };
-    const page = pets.slice(0, limit);
-    // Ids are exact as numbers: the sequence stops at 2^53 - 1 (migration CapPetIds).
-    return { pets: page, next: this.cursors.issue(String(page[page.length - 1].id), query.status) };
+    const pets = await this.pets.list(query.status, after, limit + 1);
+    if (pets.length <= limit) return { pets };
+    return { pets: pets.slice(0, limit), next: this.cursors.issue(String(pets[limit - 1].id), query.status) };
   }
 
   /** Under an Idempotency-Key, the pet and the answer a retry replays are stored together. */
@@ -45,7 +34,7 @@ export class PetsService {
     return claim ? this.pets.insertRecorded(pet, claim) : this.pets.insert(pet);
   }
 
-  /** `id` is the decimal text of a positive int64, kept as text so ids beyond 2^53 are not rounded. */
+  /** `id` is decimal text, so ids beyond 2^53 are not rounded. */
   async get(id: string): Promise<Pet> {
     const pet = await this.pets.get(id);
     if (!pet) throw new PetNotFoundError(id);
