@@ -1,4 +1,4 @@
-import { redactSecrets } from './redact';
+import { redactKeys } from '../auth/redact-keys';
 
 /** The API's own query parameters, as the features declare them (`logQueryValues`). */
 const KNOWN_PARAMETERS = new Set<string>();
@@ -39,4 +39,11 @@ export function logQueryValues(names: readonly string[]): void {
 
 function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** `text` with every `pet_…`-shaped key and every API_KEYS entry redacted. */
+export function redactSecrets(text: string, apiKeys: readonly string[]): string {
+  let redacted = redactKeys(text);
+  for (const key of apiKeys) if (redacted.includes(key)) redacted = redacted.replaceAll(key, '…');
+  return redacted;
 }

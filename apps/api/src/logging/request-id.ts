@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { redactSecrets } from './redact';
+import { redactSecrets } from './loggable-url';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const ACCEPTED = /^[A-Za-z0-9._-]{1,128}$/;

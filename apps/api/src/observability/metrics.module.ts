@@ -19,11 +19,10 @@ export class MetricsModule {
 }
 
 /**
- * Counts and times every answered request, unknown routes and router errors included: one Fastify
- * hook, no Nest interceptor (an interceptor wraps each handler in an rxjs pipeline; see docs/performance.md).
+ * Counts and times every answered request, unknown routes included, in one Fastify hook rather than an
+ * interceptor (which wraps each handler in an rxjs pipeline; see docs/performance.md).
  */
 export function installRequestMetrics(fastify: FastifyInstance, metrics: Metrics): void {
-  if (!metrics.enabled) return;
   fastify.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
     done();

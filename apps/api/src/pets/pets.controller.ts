@@ -5,7 +5,7 @@ import { ListPetsQuery, NewPet, Pet, PetIdParam, schemaOf } from '@petstore/cont
 import type { FastifyReply } from 'fastify';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { DeprecationConfig } from '../http/deprecation';
-import { JsonBody } from '../http/json-body-values';
+import { JsonBody } from '../http/json-body';
 import { Location } from '../http/location.decorator';
 import { Idempotent, IdempotencyClaim, IdempotencyClaimOf } from '../idempotency/idempotent.decorator';
 import { logQueryValues } from '../logging/loggable-url';
