@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
 import { ContractValidationPipe, GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
 import { AppModule } from './app.module';
 import { DeprecatedCalls } from './auth/deprecated-calls';
@@ -16,11 +17,9 @@ import { addSecurityHeaders, installSecurityHeaders } from './http/security-head
 import { refuseRequestsWithoutHost } from './http/missing-host';
 import { limitServer, serverLimits } from './http/server-limits';
 import { closeUnreadBodies, installJsonBodyParser } from './http/json-body';
-import { errorLogger } from './logging/error-logger';
-import { installRequestLog, logRequest } from './logging/request-log';
-import { REQUEST_ID_HEADER, requestIdGenerator } from './logging/request-id';
+import { REQUEST_ID_HEADER, errorLogger, installRequestLog, logRequest, requestIdGenerator } from './logging/request-log';
 import { Metrics } from './observability/metrics';
-import { installRequestMetrics } from './observability/metrics.module';
+import { installMetrics } from './observability/metrics.module';
 import { installTracing } from './observability/tracing';
 
 /** Builds the whole application, initialised but not listening: used by main and by the tests alike. */
@@ -64,7 +63,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   refuseRequestsWithoutHost(fastify);
   await installCors(app, config);
   installRequestLog(fastify, config.auth.apiKeys);
-  installRequestMetrics(fastify, app.get(Metrics));
+  installMetrics(fastify, app.get(Metrics), app.get(DataSource));
   metrics = app.get(Metrics);
   installTracing(fastify);
   installJsonBodyParser(fastify);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_STATUS, ErrorCode, apiError } from '@petstore/contracts';
-import { REQUEST_ID_HEADER } from '../logging/request-id';
+import { REQUEST_ID_HEADER } from '../logging/request-log';
 import { PLAIN_SECURITY_HEADERS } from './security-headers';
 
 /** Fastify's `clientErrorHandler`: what Node's parser refuses gets the Error body, security headers and a request id. */
