@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
 import { ContractValidationPipe, GlobalExceptionFilter, MAX_PARAM_LENGTH, RouteTable, frameworkErrorHandler } from '@petstore/http-errors';
 import { AppModule } from './app.module';
 import { ApiKeysService } from './auth/api-keys.service';
@@ -16,11 +17,9 @@ import { addSecurityHeaders, installSecurityHeaders } from './http/security-head
 import { refuseRequestsWithoutHost } from './http/missing-host';
 import { limitServer, serverLimits } from './http/server-limits';
 import { closeUnreadBodies, installJsonBodyParser } from './http/json-body';
-import { errorLogger } from './logging/error-logger';
-import { installRequestFields, logRequest } from './logging/request-fields';
-import { REQUEST_ID_HEADER, requestIdGenerator } from './logging/request-id';
+import { REQUEST_ID_HEADER, errorLogger, installRequestLog, logRequest, requestIdGenerator } from './logging/request-log';
 import { Metrics } from './observability/metrics';
-import { installRequestMetrics } from './observability/metrics.module';
+import { installMetrics } from './observability/metrics.module';
 import { installTracing } from './observability/tracing';
 
 /** Builds the whole application, initialised but not listening: used by main and by the tests alike. */
@@ -29,8 +28,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   const adapter = new FastifyAdapter({
     // Any id reaches the id rule (400 naming petId): the request line is bounded by the 16 KiB of headers.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Errors of the router come before any hook: they get the request id and security headers here,
-    // and are logged and counted here.
+    // Errors of the router run no hook: they get the request id and security headers, are logged and counted here.
     frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       addSecurityHeaders(request, reply);
@@ -40,14 +38,12 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     },
     // What Node's HTTP parser refuses gets the Error body too.
     clientErrorHandler,
-    // Requests that still arrive on an open connection while the server closes are served (with
-    // Connection: close): refusing them would fail a request the balancer had already sent.
+    // Requests still arriving on an open connection while the server closes are served (Connection: close).
     return503OnClosing: false,
     // Fastify's own logger stays off: nestjs-pino (pino-http) writes the request lines, with this id.
     genReqId: requestIdGenerator(config.auth.apiKeys),
     ...serverLimits(config),
-    // The client address (failed-authentication limits, logs) comes from X-Forwarded-For only when the
-    // peer is one of these proxies.
+    // The client address comes from X-Forwarded-For only when the peer is one of these proxies.
     ...(config.http.trustProxy && { trustProxy: config.http.trustProxy }),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), adapter, {
@@ -66,9 +62,9 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   await installSecurityHeaders(app);
   refuseRequestsWithoutHost(fastify);
   await installCors(app, config);
-  installRequestFields(fastify, config.auth.apiKeys);
-  if (app.get(Metrics).enabled) metrics = app.get(Metrics);
-  installRequestMetrics(fastify, app.get(Metrics));
+  installRequestLog(fastify, config.auth.apiKeys);
+  installMetrics(fastify, app.get(Metrics), app.get(DataSource));
+  metrics = app.get(Metrics);
   installTracing(fastify);
   installJsonBodyParser(fastify);
   closeUnreadBodies(fastify);

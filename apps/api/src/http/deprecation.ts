@@ -2,22 +2,13 @@ import type { FastifyInstance } from 'fastify';
 
 /** Route config (set with @RouteConfig) of an operation that is deprecated. */
 export interface DeprecationConfig {
-  deprecation: {
-    /** When the operation became deprecated. */
-    since: Date;
-    /** When it will be removed. */
-    sunset: Date;
-    /** The path of the operation that replaces it. */
-    successor: string;
-    /** Its operationId, as metrics and the key tool name it. */
-    operation: string;
-  };
+  /** `successor`: the path of the operation that replaces it; `operation`: its operationId (metrics, the key tool). */
+  deprecation: { since: Date; sunset: Date; successor: string; operation: string };
 }
 
 /**
- * Deprecation (RFC 9745), Sunset (RFC 8594) and a successor Link go on every answer of a deprecated
- * route, errors included, so they are set in onSend rather than in the handler. The hook is attached
- * to the deprecated routes alone, with its header values computed once, so other routes pay nothing.
+ * Deprecation (RFC 9745), Sunset (RFC 8594) and a successor Link on every answer of a deprecated route,
+ * errors included: an onSend hook of those routes alone, so other routes pay nothing.
  */
 export function installDeprecationHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {

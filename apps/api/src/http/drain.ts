@@ -2,10 +2,8 @@ import type { Server } from 'node:http';
 import { Injectable } from '@nestjs/common';
 
 /**
- * Shutdown without failing a request behind a balancer. On SIGTERM the instance first drains, still
- * listening: readiness answers 503 so the balancer stops choosing it, and every answer carries
- * `Connection: close` so keep-alive connections end after the request they carry instead of being
- * cut under the next one. Then the listener closes and requests in flight finish (see main.ts).
+ * On SIGTERM the instance drains, still listening: readiness answers 503 so the balancer stops choosing it,
+ * and every answer closes its connection instead of it being cut under the next request (see main.ts).
  */
 @Injectable()
 export class DrainState {
@@ -16,7 +14,6 @@ export class DrainState {
     return this.drainingSince !== undefined;
   }
 
-  /** The HTTP server whose answers close their connections once draining begins. */
   attach(server: Server): void {
     this.server = server;
   }
@@ -24,8 +21,7 @@ export class DrainState {
   begin(): void {
     if (this.draining) return;
     this.drainingSince = Date.now();
-    // A listener added only now, ahead of Fastify's, instead of a hook that would test a flag on every
-    // request of the instance's life. Node then closes each connection after its answer.
+    // Added only now, ahead of Fastify's: no flag tested on every request of the instance's life.
     this.server?.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
   }
 }

@@ -1,13 +1,17 @@
-import { DomainError } from '@petstore/http-errors';
+import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import { DomainError, ValidationFailedError } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RejectedBody } from './json-body-values';
 import { BODY_LIMIT_BYTES } from './server-limits';
 
+/** A body refused by the parser: the refusal waits until the guards passed. */
+class RejectedBody {
+  constructor(readonly error: DomainError) {}
+}
+
 /**
- * One content-type parser for every media type: it keeps the raw bytes of a JSON body up to 64 KiB and
- * parses nothing, so that every refusal about the body (415, 413, 400) comes after the guards, through
- * @JsonBody: a client without a valid key is told 401 whatever it sent, and costs no parse.
- * Fastify's own parsers would parse JSON, or refuse other types, before any guard.
+ * One parser for every media type, keeping the raw bytes of a JSON body up to 64 KiB: every refusal about
+ * the body (415, 413, 400) comes after the guards, through @JsonBody, so a client without a key is told 401
+ * and costs no parse. Fastify's own parsers would refuse before any guard.
  */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
@@ -33,11 +37,7 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   });
 }
 
-/**
- * An answer sent before its request's body was read whole says `Connection: close`, as Fastify's own
- * parsers do when they refuse a body: Node would otherwise read the rest to keep the connection
- * (all of a declared gigabyte).
- */
+/** An answer sent before its body was read whole closes the connection, as Fastify's parsers do: Node would read the rest. */
 export function closeUnreadBodies(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (!request.raw.complete) reply.header('connection', 'close');
@@ -61,3 +61,24 @@ function mediaTypeProblem(header: string | undefined): DomainError | undefined {
 function tooLarge(): DomainError {
   return new DomainError('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB`);
 }
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The request's JSON body, parsed after the guards and kept as its body (the idempotency hash reads it). */
+function readJsonBody(request: FastifyRequest): unknown {
+  const body = request.body;
+  if (body instanceof RejectedBody) throw body.error;
+  if (!Buffer.isBuffer(body)) return body;
+  if (body.length === 0) throw new ValidationFailedError([{ field: 'body', message: 'The request body is required' }]);
+  try {
+    request.body = JSON.parse(utf8.decode(body));
+  } catch {
+    throw new DomainError('malformed_json', 'The request body is not valid JSON (UTF-8)');
+  }
+  return request.body;
+}
+
+/** `@JsonBody()`: the request's JSON body (see readJsonBody). */
+export const JsonBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown =>
+  readJsonBody(context.switchToHttp().getRequest<FastifyRequest>()),
+);

@@ -1,6 +1,6 @@
 import { DomainError, mapError, sendError } from '@petstore/http-errors';
 import type { FastifyInstance } from 'fastify';
-import { REQUEST_ID_HEADER } from '../logging/request-id';
+import { REQUEST_ID_HEADER } from '../logging/request-log';
 
 /**
  * HTTP/1.1 requires Host (RFC 9112 §3.2). Node's own refusal (requireHostHeader) is a bare 400, so it

@@ -2,14 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_STATUS, ErrorCode, apiError } from '@petstore/contracts';
-import { REQUEST_ID_HEADER } from '../logging/request-id';
+import { REQUEST_ID_HEADER } from '../logging/request-log';
 import { PLAIN_SECURITY_HEADERS } from './security-headers';
 
-/**
- * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any request exists (a timeout,
- * oversized headers, an unknown method, conflicting Content-Length and Transfer-Encoding, bad header
- * bytes) is answered like every other error: the Error body, the security headers and a request id.
- */
+/** Fastify's `clientErrorHandler`: what Node's parser refuses gets the Error body, security headers and a request id. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;

@@ -5,12 +5,6 @@ import { AppConfig } from '../config/config';
 /** The largest request body read, in bytes (json-body.ts answers 413 above it). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/**
- * Requests one connection may carry: then Node answers with `Connection: close` and the client
- * reconnects, so no single connection holds the process for ever.
- */
-const MAX_REQUESTS_PER_SOCKET = 10_000;
-
 /** Fastify's own bounds of the HTTP server, so that a slow or huge request cannot hold it. */
 export function serverLimits(config: AppConfig) {
   return {
@@ -19,11 +13,11 @@ export function serverLimits(config: AppConfig) {
     requestTimeout: config.http.requestTimeoutMs,
     // A socket with no activity at all is closed after this.
     connectionTimeout: config.http.requestTimeoutMs * 3,
-    // An idle keep-alive connection is kept longer than its clients and the balancer keep theirs
-    // (HAProxy's `timeout http-keep-alive`, Node's agent: 4-5 s): the client closes first, so the server
-    // never closes a connection just as a request is sent on it (a reset, "other side closed").
+    // Longer than clients and the balancer keep an idle connection (4-5 s): the client closes first, so the
+    // server never closes a connection just as a request is sent on it.
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
-    maxRequestsPerSocket: MAX_REQUESTS_PER_SOCKET,
+    // Then Node answers `Connection: close`: no single connection holds the process for ever.
+    maxRequestsPerSocket: 10_000,
     http: {
       maxHeaderSize: 16 * 1024,
       // A request without Host gets the Error body (missing-host.ts), not Node's bare 400.
@@ -34,11 +28,7 @@ export function serverLimits(config: AppConfig) {
   } satisfies FastifyHttpOptions<Server>;
 }
 
-/**
- * Node's bounds that Fastify has no option for, set on the server it created: connections beyond
- * MAX_CONNECTIONS are closed as they arrive, and the headers must arrive within REQUEST_TIMEOUT_MS too
- * (Node's 60 s default would otherwise stand above it).
- */
+/** Node's bounds that Fastify has no option for: MAX_CONNECTIONS, and headers within REQUEST_TIMEOUT_MS too. */
 export function limitServer(server: Server, config: AppConfig): void {
   server.maxConnections = config.http.maxConnections;
   server.headersTimeout = config.http.requestTimeoutMs;

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { requestIdGenerator } from './request-id';
+import { requestIdGenerator } from './request-log';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const withId = (id?: string) => ({ headers: id === undefined ? {} : { 'x-request-id': id } }) as IncomingMessage;

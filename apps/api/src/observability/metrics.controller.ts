@@ -1,11 +1,15 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { CanActivate, Controller, ExecutionContext, Get, Header, Inject, Injectable, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { UnauthorizedError } from '@petstore/http-errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../auth/bearer-token';
 import { Public } from '../auth/public.decorator';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from './metrics';
-import { carriesToken } from './metrics-token';
+
+/** Hashed first, so the comparison runs in constant time whatever the lengths. */
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
 /**
  * `/metrics` asks for METRICS_TOKEN, not an API key: Prometheus is no API client. Without a token (never
@@ -19,19 +23,17 @@ export class MetricsTokenGuard implements CanActivate {
     const token = this.config.metrics.token;
     if (token === undefined) return true;
     const { authorization } = context.switchToHttp().getRequest<FastifyRequest>().headers;
-    if (carriesToken(authorization, token)) return true;
-    const presented = /^bearer\s/i.test(authorization ?? '');
+    const presented = bearerToken(authorization);
+    if (presented !== undefined && timingSafeEqual(digest(presented), digest(token))) return true;
+    const bearer = /^bearer\s/i.test(authorization ?? '');
     throw new UnauthorizedError(
-      presented ? 'The metrics token is invalid' : 'The metrics need a token: send "Authorization: Bearer <METRICS_TOKEN>"',
-      presented,
+      bearer ? 'The metrics token is invalid' : 'The metrics need a token: send "Authorization: Bearer <METRICS_TOKEN>"',
+      bearer,
     );
   }
 }
 
-/**
- * Prometheus scrapes, outside /v1. Public to the API-key guard on purpose (its own guard checks the
- * metrics token), and left out of the OpenAPI document: it is the operator's, not the API's.
- */
+/** Prometheus scrapes, outside /v1 and the OpenAPI document: it is the operator's, not the API's. */
 @ApiExcludeController()
 @Public()
 @Controller('metrics')
@@ -42,7 +44,7 @@ export class MetricsController {
   @UseGuards(MetricsTokenGuard)
   @Header('cache-control', 'no-store')
   async scrape(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    reply.header('content-type', this.metrics.contentType);
-    return this.metrics.render();
+    reply.header('content-type', this.metrics.registry.contentType);
+    return this.metrics.registry.metrics();
   }
 }

@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
+import type { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
-import { Metrics } from './metrics';
+import { Metrics, type PoolStats } from './metrics';
 import { MetricsController, MetricsTokenGuard } from './metrics.controller';
 
 /** The metrics every feature counts into, and `GET /metrics` while METRICS_ENABLED (the default). */
@@ -19,11 +20,13 @@ export class MetricsModule {
 }
 
 /**
- * Counts and times every answered request, unknown routes and router errors included: one Fastify
- * hook, no Nest interceptor (an interceptor wraps each handler in an rxjs pipeline; see docs/performance.md).
+ * Counts and times every answered request, unknown routes included, in one Fastify hook rather than an
+ * interceptor (an rxjs pipeline per handler; see docs/performance.md), and reads the pool at each scrape.
  */
-export function installRequestMetrics(fastify: FastifyInstance, metrics: Metrics): void {
-  if (!metrics.enabled) return;
+export function installMetrics(fastify: FastifyInstance, metrics: Metrics, dataSource: DataSource): void {
+  // TypeORM's postgres driver holds pg's Pool as `master`.
+  const driver = dataSource.driver as { master?: PoolStats };
+  metrics.watchPool(() => driver.master);
   fastify.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
     done();

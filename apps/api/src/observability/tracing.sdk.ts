@@ -2,16 +2,15 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { tracing, urlAttributes } from './tracing';
+import { redactKeys } from '../auth/redact-keys';
+import { tracing } from './tracing';
 
 /** Probes and scrapes every few seconds would drown the requests worth following. */
 const UNTRACED = /^\/(health\/|metrics(\?|$))/;
 
 /**
- * One server span per request (http; named after the route template by installTracing) and a client
- * span per SQL statement (pg), sent over OTLP/HTTP with JSON. The URL's attributes are replaced by
- * urlAttributes (no query value, no key); statement values are never recorded (pg's default).
- * Metrics and logs stay Prometheus's and stdout's: the SDK exports neither.
+ * A server span per request (http) and a client span per SQL statement of a request (pg, never its values),
+ * sent over OTLP/HTTP. Metrics and logs stay Prometheus's and stdout's: the SDK exports neither.
  */
 export function startTracing(): void {
   const sdk = new NodeSDK({
@@ -25,11 +24,28 @@ export function startTracing(): void {
         startIncomingSpanHook: (request) => urlAttributes((request as { url?: string }).url),
         disableOutgoingRequestInstrumentation: true,
       }),
-      // Statements of a request only: the pool's own connects and start-up work make no trace.
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
     ],
   });
   sdk.start();
   tracing.enabled = true;
   tracing.flush = () => sdk.shutdown();
+}
+
+/**
+ * The URL's attributes: the path cut at 200 characters and the names of at most 8 query parameters, never
+ * their values (a cursor, a key in `access_token`); anything shaped like a key is written `pet_…`.
+ */
+export function urlAttributes(url: string | undefined): Record<string, string> {
+  if (url === undefined) return {};
+  const [rawPath, query] = url.split(/\?(.*)/s, 2);
+  const path = redactKeys(rawPath);
+  const attributes: Record<string, string> = { 'url.path': path.length > 200 ? `${path.slice(0, 200)}…` : path };
+  if (query !== undefined)
+    attributes['url.query'] = query
+      .split('&')
+      .slice(0, 8)
+      .map((pair) => `${redactKeys(pair.split('=', 1)[0]).slice(0, 64)}=REDACTED`)
+      .join('&');
+  return attributes;
 }

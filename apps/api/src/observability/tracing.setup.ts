@@ -1,10 +1,8 @@
 import { readEnvFile } from '../config/read-environment';
 
 /**
- * Imported first by the entry point: OpenTelemetry's NodeSDK patches http, Fastify's server and pg as
- * they load, so it starts before any of them. Traces are off, and the SDK never loaded, unless the
- * OTEL_* variables name an exporter or an OTLP endpoint; the SDK and the instrumentations read the rest
- * of OTEL_* themselves (OTEL_SDK_DISABLED, OTEL_SERVICE_NAME, OTEL_BSP_*, the sampler…).
+ * Imported first by the entry point: NodeSDK patches http and pg as they load. The SDK is never loaded
+ * unless OTEL_* names an exporter or an OTLP endpoint; it reads the rest of OTEL_* itself.
  */
 readEnvFile(); // once per process: loadConfig finds it read
 const { OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT } = process.env;

@@ -1,4 +1,4 @@
-import { urlAttributes } from './tracing';
+import { urlAttributes } from './tracing.sdk';
 
 describe('urlAttributes', () => {
   it('keeps the path and the names of the query parameters, never their values', () => {

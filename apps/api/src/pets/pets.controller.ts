@@ -18,7 +18,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
-import { JsonBody } from '../http/json-body-values';
+import { JsonBody } from '../http/json-body';
 import { Location } from '../http/location.decorator';
 import { Idempotent, IdempotencyClaim, IdempotencyClaimOf } from '../idempotency/idempotent.decorator';
 import { logQueryValues } from '../logging/loggable-url';

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Logger } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
+import type { ErrorLogger } from '@petstore/http-errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PinoLogger } from 'nestjs-pino';
+import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
+import { loggableUrl, redactSecrets } from './loggable-url';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const ACCEPTED = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Fastify's `genReqId`: an incoming X-Request-Id safe to log and echo is kept (not a key), else a new UUID. */
+export function requestIdGenerator(apiKeys: readonly string[]): (raw: IncomingMessage) => string {
+  return (raw) => {
+    const incoming = raw.headers[REQUEST_ID_HEADER];
+    return typeof incoming === 'string' && ACCEPTED.test(incoming) && redactSecrets(incoming, apiKeys) === incoming ? incoming : randomUUID();
+  };
+}
+
+/**
+ * Echoes the request id on every answer and writes one line per answered request. A Fastify hook, not
+ * pino-http's own line: pino-http sees Node's request, without the route template or the API key.
+ */
+export function installRequestLog(fastify: FastifyInstance, apiKeys: readonly string[]): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    logRequest(request, reply, apiKeys);
+    done();
+  });
+}
+
+/** A request's line: id, method, URL (see loggableUrl), route, status, duration, key id and trace id; a 5xx but the designed 501 is an error. */
+export function logRequest(request: FastifyRequest, reply: FastifyReply, apiKeys: readonly string[]): void {
+  const status = reply.statusCode;
+  const span = trace.getActiveSpan()?.spanContext();
+  PinoLogger.root[status >= 500 && status !== 501 ? 'error' : 'info'](
+    {
+      requestId: request.id,
+      req: request.raw,
+      res: reply.raw,
+      durationMs: Math.round(reply.elapsedTime),
+      route: request.routeOptions.url,
+      keyId: (request as AuthenticatedRequest).apiKey?.keyId,
+      traceId: span && trace.isSpanContextValid(span) ? span.traceId : undefined,
+    },
+    `${request.method} ${loggableUrl(request.url, apiKeys)} ${status}`,
+  );
+}
+
+/** The exception filter's port on Nest's Logger: nestjs-pino ties the line to its request by the request id. */
+export function errorLogger(context: string): ErrorLogger {
+  const logger = new Logger(context);
+  return { error: (message, _requestId, stack) => (stack ? logger.error(message, stack) : logger.error(message)) };
+}
