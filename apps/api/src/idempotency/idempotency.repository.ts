@@ -3,24 +3,21 @@ import { EntityManager } from 'typeorm';
 import { BoundedQueries } from '../database/bounded-queries';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
-/** How long a key is remembered. */
 const RETENTION = '24 hours';
 /** A record without an answer is only left by an older version of the service: given up after this, as that version did. */
 const ABANDONED = '1 minute';
 const EXPIRED = `(created_at < now() - interval '${RETENTION}' OR (status_code IS NULL AND created_at < now() - interval '${ABANDONED}'))`;
 
 // On the path of every keyed request: hand-written SQL through DataSource.query (see pets.repository.ts).
-const READ = `SELECT request_hash, status_code, response_body, location, ${EXPIRED} AS expired
+const READ = `SELECT request_hash AS "requestHash", status_code AS "statusCode", response_body AS body, location, ${EXPIRED} AS expired
   FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`;
 
-/** What an Idempotency-Key holds: the request's hash and, once answered, the answer to replay. */
+/** What an Idempotency-Key holds: the request's hash and the answer to replay; `expired` keys are free once forgotten. */
 export interface IdempotencyRecord {
   requestHash: string;
-  /** Null while the request has no recorded answer. */
   statusCode: number | null;
   body: unknown;
   location: string | null;
-  /** Past its retention, or abandoned: the key is free again once the record is forgotten. */
   expired: boolean;
 }
 
@@ -38,20 +35,11 @@ export interface RecordedAnswer {
   location: string | null;
 }
 
-/**
- * Records `answer` under `claim` in the transaction of `manager`, the one that stores the effect: both
- * are kept or neither. A key already recorded fails it (unique violation on idempotency_keys_pkey),
- * and a second request with the key waits on the first's insert until that commits.
- */
+/** Records `answer` in `manager`'s transaction, the effect's: a key already recorded fails it (idempotency_keys_pkey). */
 export async function recordAnswer(manager: EntityManager, claim: IdempotencyKeyRef, answer: RecordedAnswer): Promise<void> {
-  await manager.insert(IdempotencyKeyEntity, {
-    apiKeyId: claim.apiKeyId,
-    idempotencyKey: claim.key,
-    requestHash: claim.requestHash,
-    statusCode: answer.statusCode,
-    responseBody: answer.body,
-    location: answer.location,
-  });
+  const { apiKeyId, key: idempotencyKey, requestHash } = claim;
+  const { statusCode, body: responseBody, location } = answer;
+  await manager.insert(IdempotencyKeyEntity, { apiKeyId, idempotencyKey, requestHash, statusCode, responseBody, location });
 }
 
 /** The idempotency_keys table (answers are recorded with `recordAnswer`, in the create's transaction). */
@@ -60,29 +48,22 @@ export class IdempotencyRepository {
   constructor(private readonly db: BoundedQueries) {}
 
   async read(apiKeyId: string, key: string): Promise<IdempotencyRecord | undefined> {
-    const [row] = await this.db.query<
-      Array<{
-        request_hash: string;
-        status_code: number | null;
-        response_body: unknown;
-        location: string | null;
-        expired: boolean;
-      }>
-    >(READ, [apiKeyId, key]);
-    if (!row) return undefined;
-    return { requestHash: row.request_hash, statusCode: row.status_code, body: row.response_body, location: row.location, expired: row.expired };
+    const [row] = await this.db.query<IdempotencyRecord[]>('idempotency_read', READ, [apiKeyId, key]);
+    return row;
   }
 
   /** Removes the key's record if it is still expired (another request may have taken the key since). */
   async forgetExpired(apiKeyId: string, key: string): Promise<void> {
-    await this.db.manager((manager) =>
+    await this.db.manager('idempotency_forget_expired', (manager) =>
       records(manager).delete().where('api_key_id = :apiKeyId AND idempotency_key = :key', { apiKeyId, key }).andWhere(EXPIRED).execute(),
     );
   }
 
   /** Removes every record past its retention. */
   async sweep(): Promise<void> {
-    await this.db.manager((manager) => records(manager).delete().where(`created_at < now() - interval '${RETENTION}'`).execute());
+    await this.db.manager('idempotency_sweep', (manager) =>
+      records(manager).delete().where(`created_at < now() - interval '${RETENTION}'`).execute(),
+    );
   }
 }
 
