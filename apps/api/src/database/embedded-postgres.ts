@@ -15,11 +15,8 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-/** The socket is named as PostgreSQL's would be for this port: pg finds it from the directory and port. */
-const SOCKET_PORT = 5432;
-/** Where a first start creates the database, moved into DATA_DIR once whole: an interrupted one leaves only this. */
-const INITDB_DIR = '.initdb';
-/** What a whole data folder holds; PG_VERSION is moved in last. */
+const SOCKET_PORT = 5432; // named as PostgreSQL's socket: pg finds it from the directory and port
+const INITDB_DIR = '.initdb'; // a first start's database, moved into DATA_DIR once whole
 const ESSENTIAL = ['global/pg_control', 'base', 'pg_wal', 'PG_VERSION'];
 /** Opening writes a WAL segment (16 MB), a new database ~40 MB more: PGlite hangs instead of failing without them. */
 const MIN_FREE_BYTES = { existing: 24 * 1024 * 1024, fresh: 64 * 1024 * 1024 };

@@ -28,18 +28,11 @@ export interface IdempotencyKeyRef {
   requestHash: string;
 }
 
-/** The answer a retry replays. */
-export interface RecordedAnswer {
-  statusCode: number;
-  body: object;
-  location: string | null;
-}
+type RecordedAnswer = Pick<IdempotencyKeyEntity, 'statusCode' | 'responseBody' | 'location'>;
 
 /** Records `answer` in `manager`'s transaction, the effect's: a key already recorded fails it (idempotency_keys_pkey). */
 export async function recordAnswer(manager: EntityManager, claim: IdempotencyKeyRef, answer: RecordedAnswer): Promise<void> {
-  const { apiKeyId, key: idempotencyKey, requestHash } = claim;
-  const { statusCode, body: responseBody, location } = answer;
-  await manager.insert(IdempotencyKeyEntity, { apiKeyId, idempotencyKey, requestHash, statusCode, responseBody, location });
+  await manager.insert(IdempotencyKeyEntity, { apiKeyId: claim.apiKeyId, idempotencyKey: claim.key, requestHash: claim.requestHash, ...answer });
 }
 
 /** The idempotency_keys table (answers are recorded with `recordAnswer`, in the create's transaction). */

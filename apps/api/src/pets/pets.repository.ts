@@ -39,7 +39,7 @@ export class PetsRepository {
     return this.db.transaction('pets_insert_recorded', async (manager) => {
       const [row] = await manager.query<PetRow[]>(INSERT_ONE, [pet.name, pet.categoryId, pet.status]);
       const created = rowToPet(row);
-      await recordAnswer(manager, claim, { statusCode: 201, body: created, location: `/v1/pets/${created.id}` });
+      await recordAnswer(manager, claim, { statusCode: 201, responseBody: created, location: `/v1/pets/${created.id}` });
       return created;
     });
   }
