@@ -1,16 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { Metrics, PoolStats } from '../observability/metrics';
 import { DATABASE_TARGET, DATABASE_TIMEOUTS, DatabaseTarget } from './database.options';
 
 const SET_TIMEOUT = `SET LOCAL statement_timeout = ${DATABASE_TIMEOUTS.queryMs}`;
 
 /**
- * TypeORM's DataSource with every statement bounded by PostgreSQL's statement_timeout. On a direct
- * connection a startup parameter bounds them all (databaseOptions), so this adds nothing. Behind a
- * transaction pooler no startup parameter passes and no session state outlives a transaction: there
- * each statement runs in a transaction that sets the timeout (SET LOCAL), two more round trips, so
- * that PostgreSQL ends a statement the client gave up on instead of letting it hold locks.
+ * TypeORM's DataSource, each call named and timed (petstore_db_statement_duration_seconds). On a direct
+ * connection a startup parameter bounds every statement (databaseOptions); behind a transaction pooler,
+ * where no session state outlives a transaction, each runs in a transaction that sets statement_timeout.
  */
 @Injectable()
 export class BoundedQueries {
@@ -19,38 +19,45 @@ export class BoundedQueries {
   constructor(
     @InjectDataSource() readonly dataSource: DataSource,
     @Inject(DATABASE_TARGET) target: DatabaseTarget,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.pooled = target.pooling === 'transaction';
+    // PostgresDriver.master is TypeORM's public handle on its pg Pool, which counts its clients.
+    metrics?.watchPool(() => (dataSource.driver as PostgresDriver).master as PoolStats | undefined);
   }
 
-  /** The rows of one hand-written statement (DataSource.query, or a QueryRunner's behind a transaction pooler). */
-  async query<T>(sql: string, parameters: unknown[] = []): Promise<T> {
-    if (!this.pooled) return this.dataSource.query<T>(sql, parameters);
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      // One round trip for both (the simple protocol takes several statements), one for the statement, one to commit.
-      await runner.query(`BEGIN; ${SET_TIMEOUT}`);
-      const rows = (await runner.query(sql, parameters)) as T;
-      await runner.query('COMMIT');
-      return rows;
-    } catch (error) {
-      await runner.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      await runner.release();
-    }
+  /** The rows of the hand-written statement `name`. */
+  query<T>(name: string, sql: string, parameters: unknown[] = []): Promise<T> {
+    return this.timed(name, () =>
+      this.pooled ? this.transaction(undefined, (manager) => manager.query<T>(sql, parameters)) : this.dataSource.query<T>(sql, parameters),
+    );
   }
 
   /** `work` on the DataSource's manager, in a bounded transaction where one is needed. */
-  manager<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.pooled ? this.transaction(work) : work(this.dataSource.manager);
+  manager<T>(name: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.pooled ? this.transaction(name, work) : this.timed(name, () => work(this.dataSource.manager));
   }
 
-  /** `work` in one transaction (DataSource.transaction), committed when it resolves. */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
-      if (this.pooled) await manager.query(SET_TIMEOUT);
-      return work(manager);
-    });
+  /** `work` in one transaction (DataSource.transaction), committed when it resolves; timed when named. */
+  transaction<T>(name: string | undefined, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const run = () =>
+      this.dataSource.transaction(async (manager) => {
+        if (this.pooled) await manager.query(SET_TIMEOUT);
+        return work(manager);
+      });
+    return name ? this.timed(name, run) : run();
+  }
+
+  private async timed<T>(name: string, run: () => Promise<T>): Promise<T> {
+    const timing = this.metrics?.statement(name);
+    const start = performance.now();
+    try {
+      const result = await run();
+      timing?.ok.observe((performance.now() - start) / 1000);
+      return result;
+    } catch (error) {
+      timing?.error.observe((performance.now() - start) / 1000);
+      throw error;
+    }
   }
 }

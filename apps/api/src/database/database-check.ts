@@ -9,11 +9,7 @@ const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN
 const ATTEMPTS = 3;
 const RETRY_DELAY_MS = 1000;
 
-/**
- * Opens one connection to `url` (the variable `variable`) and closes it, before anything else touches
- * the database: an unreachable server, a missing database or a refused user then stop the start in
- * seconds with one line, instead of a pg error object and a stack after the framework's retries.
- */
+/** Opens and closes one connection to `url` before anything else: a refusal stops the start in seconds, in one line. */
 export async function checkDatabase(variable: string, url: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const client = new Client({ connectionString: url, connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs * 2 });
@@ -59,15 +55,8 @@ export function explain(variable: string, url: string, error: Error): string {
 }
 
 function parts(url: string): { host: string; port: string; database: string; user: string } {
-  try {
-    const parsed = new URL(url);
-    return {
-      host: decodeURIComponent(parsed.hostname) || 'localhost',
-      port: parsed.port || '5432',
-      database: decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || 'postgres',
-      user: decodeURIComponent(parsed.username) || 'postgres',
-    };
-  } catch {
-    return { host: '?', port: '?', database: '?', user: '?' };
-  }
+  if (!URL.canParse(url)) return { host: '?', port: '?', database: '?', user: '?' };
+  const { hostname, port, pathname, username } = new URL(url);
+  const user = decodeURIComponent(username) || 'postgres';
+  return { host: decodeURIComponent(hostname) || 'localhost', port: port || '5432', database: decodeURIComponent(pathname.slice(1)) || user, user };
 }

@@ -6,10 +6,7 @@ import { BoundedQueries } from './bounded-queries';
 import { DATABASE_TARGET, DatabaseTarget, databaseOptions } from './database.options';
 import { explainConnectError, migrate } from './migrate';
 
-/**
- * The database for the whole app: migrated before the pool opens, then reached through TypeORM's
- * DataSource (`@InjectDataSource()`) or BoundedQueries. `entities`: the features' entities, which the app lists.
- */
+/** The app's database, migrated before the pool opens, reached through `@InjectDataSource()` or BoundedQueries. */
 @Module({})
 export class DatabaseModule {
   static forRoot(target: DatabaseTarget, poolSize: number, entities: DataSourceOptions['entities']): DynamicModule {

@@ -1,3 +1,4 @@
+import { Client, ClientConfig } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { migrations } from './migrations';
@@ -7,6 +8,15 @@ export const DATABASE_TARGET = Symbol('DATABASE_TARGET');
 
 /** Bounds on every wait for the database, in milliseconds: together under the 3 s promised for a 503. */
 export const DATABASE_TIMEOUTS = { connectMs: 1500, queryMs: 1200 };
+/** How long a request may queue for a pooled connection: a busy pool is not an unreachable database. */
+const POOL_WAIT_MS = 10_000;
+
+/** pg's Client, each connection attempt bounded on its own (pg-pool's `Client` option), not by the pool's wait. */
+class BoundedClient extends Client {
+  constructor(config: ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs });
+  }
+}
 
 export interface DatabaseTarget {
   url: string;
@@ -24,39 +34,21 @@ export function databaseTarget(config: AppConfig, embeddedUrl?: string): Databas
   return { url: config.database.url, embedded: false, pooling: config.database.pooling, directUrl: config.database.directUrl };
 }
 
-/**
- * A URL on which a session connection can be held (LISTEN), or undefined: pglite-socket does not pass
- * notifications between connections, and behind a transaction pooler a LISTEN lands on a server
- * connection that is then handed to someone else.
- */
-export function sessionUrl(target: DatabaseTarget): string | undefined {
-  if (target.embedded) return undefined;
-  return target.pooling === 'transaction' ? target.directUrl : target.url;
-}
-
-/**
- * TypeORM over pg. The schema comes only from migrations (see migrate.ts), never `synchronize`.
- * `timeouts: false` is for migrations, which may rightly wait on a lock or build an index for long.
- * The entities are the app's to list (see entities.ts).
- */
+/** TypeORM over pg, the schema from migrations alone; `timeouts: false` for migrations, which may rightly wait long. */
 export function databaseOptions(target: DatabaseTarget, poolSize: number, timeouts = true): DataSourceOptions {
   return {
     type: 'postgres',
     url: target.url,
     migrations,
-    migrationsRun: false,
-    synchronize: false,
     installExtensions: false,
-    logging: false,
     poolSize: target.embedded ? 1 : poolSize,
-    // pg's connectionTimeoutMillis: also bounds the wait for a pooled connection. The embedded
-    // PostgreSQL lives in this process behind one connection, so a request may queue longer for it.
-    connectTimeoutMS: target.embedded ? 10_000 : DATABASE_TIMEOUTS.connectMs,
+    // pg-pool's connectionTimeoutMillis bounds the wait for a pooled connection; BoundedClient bounds connecting.
+    connectTimeoutMS: POOL_WAIT_MS,
     extra: {
+      ...(!target.embedded && { Client: BoundedClient }),
       // pg gives up on an answer after query_timeout (a database that went silent).
       ...(timeouts && { query_timeout: DATABASE_TIMEOUTS.queryMs }),
-      // PostgreSQL's own bound, sent as a startup parameter, which PgBouncer refuses ("unsupported
-      // startup parameter"): behind a transaction pooler BoundedQueries sets it per transaction.
+      // PostgreSQL's own bound, a startup parameter PgBouncer refuses: behind one BoundedQueries sets it per transaction.
       ...(timeouts && target.pooling !== 'transaction' && { statement_timeout: DATABASE_TIMEOUTS.queryMs }),
       // Notices a peer that vanished without closing the connection.
       keepAlive: true,

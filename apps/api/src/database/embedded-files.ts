@@ -3,11 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config/config';
 
-/**
- * The embedded PostgreSQL's files hold API key digests and every pet, and postgresql.auto.conf is read
- * at start: owner-only, like a PostgreSQL server's data directory. The umask covers what PostgreSQL and
- * the initdb child (which inherits it) create from now on.
- */
+/** The files hold key digests and every pet: owner-only like a server's data directory (the initdb child inherits it). */
 export const OWNER_ONLY_UMASK = 0o077;
 
 /** Creates `dataDir` owner-only, or makes an existing one so; `notice` says what it corrected. */
@@ -29,11 +25,7 @@ export function ownerOnlyDataDir(dataDir: string, notice: (message: string) => v
   }
 }
 
-/**
- * Takes the group and other permissions off everything under `dir`; returns how many entries had some.
- * Also run after PGlite opens a folder: it writes the files of a new database (from an archive) with
- * the archive's modes, 0666 and 0777, whatever the umask.
- */
+/** Takes group and other permissions off everything under `dir` (PGlite unpacks a new database 0666/0777); returns how many had some. */
 export function closeToOthers(dir: string): number {
   let opened = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -49,10 +41,7 @@ export function closeToOthers(dir: string): number {
   return opened;
 }
 
-/**
- * A directory for the socket (not DATA_DIR: a socket path must stay under about 100 bytes). mkdtemp
- * makes it 0700; it is removed when the embedded PostgreSQL stops.
- */
+/** An owner-only directory for the socket (not DATA_DIR: a socket path must stay under about 100 bytes). */
 export function createSocketDir(): string {
   return mkdtempSync(join(tmpdir(), 'petstore-pg-'));
 }

@@ -4,11 +4,8 @@ import { check, lock } from 'proper-lockfile';
 import { DatabaseUnusableError } from './database-check';
 
 /**
- * One process per DATA_DIR: PGlite's files can be opened by one process only. proper-lockfile's lock
- * (a folder created atomically, its mtime refreshed while held) is taken before the database opens.
- * A lock left by a killed process goes stale after STALE_MS, so a start right after a crash waits
- * for that rather than refusing. Refreshed every UPDATE_MS: opening PGlite blocks this thread for
- * seconds on a busy machine, and a lock that looks stale meanwhile would be taken from under it.
+ * One process per DATA_DIR (proper-lockfile). A killed process's lock goes stale after STALE_MS, which a start waits
+ * for; refreshed often, as opening PGlite blocks this thread for seconds on a busy machine.
  */
 const LOCK = 'embedded-postgres.lock';
 /** Who holds the lock and, once it serves, at which URL (the key tool connects there). */
@@ -21,7 +18,6 @@ const options = (dataDir: string) => ({ realpath: false, stale: STALE_MS, lockfi
 export const LOCK_FILES = [LOCK, OWNER];
 
 export interface DataDirLock {
-  /** Records the URL the folder is served at. */
   serving(url: string): void;
   release(): Promise<void>;
 }

@@ -6,45 +6,29 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DatabaseUnusableError } from './database-check';
 import { closeToOthers, createSocketDir, ownerOnlyDataDir } from './embedded-files';
-import { DataDirLock, LOCK_FILES, lockDataDir, runningOwner } from './embedded-lock';
+import { DataDirLock, LOCK_FILES, lockDataDir } from './embedded-lock';
 
+/** `url`: what pg connects to, as to a server; `notices`: what the start corrected (open permissions), for the log. */
 export interface EmbeddedPostgres {
-  /** A postgres:// URL the app connects to with pg, exactly as to a server. */
   url: string;
-  /** What the start found and corrected (open permissions): for the log. */
   notices: string[];
   stop(): Promise<void>;
 }
 
-/** The socket is named as PostgreSQL's would be for this port: pg finds it from the directory and port. */
-const SOCKET_PORT = 5432;
-/** Where a first start creates the database, moved into DATA_DIR once whole: an interrupted one leaves only this. */
-const INITDB_DIR = '.initdb';
-/** What a whole data folder holds; PG_VERSION is moved in last. */
+const SOCKET_PORT = 5432; // named as PostgreSQL's socket: pg finds it from the directory and port
+const INITDB_DIR = '.initdb'; // a first start's database, moved into DATA_DIR once whole
 const ESSENTIAL = ['global/pg_control', 'base', 'pg_wal', 'PG_VERSION'];
-/**
- * Opening a database writes a WAL segment (16 MB), and a new one's files take about 40 MB more: PGlite
- * hangs instead of failing when it cannot write them.
- */
+/** Opening writes a WAL segment (16 MB), a new database ~40 MB more: PGlite hangs instead of failing without them. */
 const MIN_FREE_BYTES = { existing: 24 * 1024 * 1024, fresh: 64 * 1024 * 1024 };
 
-/**
- * PostgreSQL's default 128 MB of shared buffers live in the WebAssembly heap, all of it resident once
- * touched; 16 MB hold this service's working set (a few tables and their indexes) many times over.
- */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
-
-/** Opens (creating it when new) the PGlite database in `dataDir`, with the service's settings. */
+/** Opens (creating it when new) the PGlite database in `dataDir`: 16 MB of shared buffers (the default 128 MB stay resident). */
 export function createEmbeddedDatabase(dataDir: string): Promise<PGlite> {
-  return PGlite.create(dataDir, { startParams: START_PARAMS });
+  return PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
 }
 
 /**
- * Starts PGlite (PostgreSQL compiled to WebAssembly) and serves it over the PostgreSQL wire protocol
- * on a private Unix socket, so the app speaks to it through pg and TypeORM like to any server.
- * `dataDir` is a folder, or `memory://` for a database that lives only as long as the process. A
- * folder is made owner-only and locked before the database opens; what keeps it from starting
- * (damaged, read-only, full) is said in one line naming DATA_DIR.
+ * Serves PGlite (PostgreSQL in WebAssembly) over the wire protocol on a private Unix socket, for pg and TypeORM.
+ * `dataDir`: a folder (made owner-only and locked first), or `memory://`. A refusal is one line naming DATA_DIR.
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const notices: string[] = [];
@@ -58,8 +42,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     }
     const db = await createEmbeddedDatabase(dataDir);
     if (!inMemory) closeToOthers(dataDir);
-    // Served on a Unix socket in a directory only this user may enter: PGlite has no passwords, and a
-    // loopback TCP port would let any local user read api_keys or add a key of their own.
+    // A socket in an owner-only directory: PGlite has no passwords, and any local user could use a loopback port.
     const socketDir = createSocketDir();
     // PGlite runs one query at a time; the socket server queues the connections' queries.
     const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: 8 });
@@ -83,10 +66,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   }
 }
 
-/**
- * Refuses a folder that is neither empty nor a whole data folder (never initialised over, whatever it
- * holds), and refuses to open one on a full disk; creates the database in an empty one.
- */
+/** Refuses a folder neither empty nor a whole data folder, or on a full disk; creates the database in an empty one. */
 async function prepareDataDir(dataDir: string): Promise<void> {
   const entries = readdirSync(dataDir).filter((name) => !LOCK_FILES.includes(name) && name !== INITDB_DIR);
   const missing = ESSENTIAL.filter((path) => !existsSync(join(dataDir, path)));
@@ -104,10 +84,7 @@ async function prepareDataDir(dataDir: string): Promise<void> {
   if (entries.length === 0) await initialise(dataDir);
 }
 
-/**
- * Creates the database in a child process (bin/embedded-initdb.ts), so this one never holds both heaps
- * of PGlite's initdb, then moves it in, PG_VERSION last: until then the folder counts as empty.
- */
+/** Creates the database in a child process (never both of initdb's heaps here), then moves it in, PG_VERSION last. */
 async function initialise(dataDir: string): Promise<void> {
   const target = join(dataDir, INITDB_DIR);
   rmSync(target, { recursive: true, force: true });
@@ -131,10 +108,7 @@ function reason(dataDir: string, error: unknown): string {
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `it is not writable (${code})${free}`;
   if (code === 'ENOSPC') return `the disk is full (${code})`;
   // PGlite's WebAssembly abort says only "Aborted(). Build with -sASSERTIONS for more info."
-  const said = (message ?? String(error))
-    .split('\n')[0]
-    .replace(/\. Build with .*$/, '')
-    .slice(0, 300);
+  const said = lastLine((message ?? String(error)).split('\n')[0].replace(/\. Build with .*$/, ''));
   return `it fails to open (${said})${free}. Is the folder damaged? Restore it, or point DATA_DIR at a new one`;
 }
 
@@ -151,7 +125,4 @@ function freeBytes(path: string): number {
   }
 }
 
-/** The process serving the embedded PostgreSQL in `dataDir`, and its URL, when one is running. */
-export function runningEmbeddedPostgres(dataDir: string): Promise<{ pid: number; url: string } | undefined> {
-  return runningOwner(dataDir);
-}
+export { runningOwner as runningEmbeddedPostgres } from './embedded-lock';

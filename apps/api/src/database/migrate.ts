@@ -3,11 +3,8 @@ import { ConfigError } from '../config/config';
 import { DatabaseTarget, databaseOptions } from './database.options';
 
 /**
- * Applies pending migrations, safely when many instances start at once: all of them run in one
- * transaction that first takes a transaction-scoped advisory lock, so one instance migrates and the
- * others wait, then find nothing pending. A session lock would not do: through a transaction pooler
- * the session that took it is not the one that would release it. Uses the direct URL when there is
- * one, without the request timeouts (a migration may wait on the lock or build an index for long).
+ * Applies pending migrations in one transaction behind a transaction-scoped advisory lock (a session lock would not
+ * survive a transaction pooler): instances starting together migrate once. On the direct URL, without request timeouts.
  */
 export async function migrate(target: DatabaseTarget): Promise<void> {
   const dataSource = new DataSource(databaseOptions({ ...target, url: target.directUrl ?? target.url }, 1, false));

@@ -37,25 +37,9 @@ export interface IdempotencyKeyRef {
   requestHash: string;
 }
 
-/** The answer a retry replays. */
-export interface RecordedAnswer {
-  statusCode: number;
-  body: object;
-  location: string | null;
-}
+type RecordedAnswer = Pick<IdempotencyKeyEntity, 'statusCode' | 'responseBody' | 'location'>;
 
-/**
- * Records `answer` under `claim` in the transaction of `manager`, the one that stores the effect: both
- * are kept or neither. A key already recorded fails it (unique violation on idempotency_keys_pkey),
- * and a second request with the key waits on the first's insert until that commits.
- */
+/** Records `answer` in `manager`'s transaction, the effect's: a key already recorded fails it (idempotency_keys_pkey). */
 export async function recordAnswer(manager: EntityManager, claim: IdempotencyKeyRef, answer: RecordedAnswer): Promise<void> {
-  await manager.insert(IdempotencyKeyEntity, {
-    apiKeyId: claim.apiKeyId,
-    idempotencyKey: claim.key,
-    requestHash: claim.requestHash,
-    statusCode: answer.statusCode,
-    responseBody: answer.body,
-    location: answer.location,
-  });
+  await manager.insert(IdempotencyKeyEntity, { apiKeyId: claim.apiKeyId, idempotencyKey: claim.key, requestHash: claim.requestHash, ...answer });
 }
