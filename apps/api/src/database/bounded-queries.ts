@@ -1,8 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { Metrics, PoolStats } from '../observability/metrics';
+import { Metrics } from '../observability/metrics';
 import { DATABASE_TARGET, DATABASE_TIMEOUTS, DatabaseTarget } from './database.options';
 
 const SET_TIMEOUT = `SET LOCAL statement_timeout = ${DATABASE_TIMEOUTS.queryMs}`;
@@ -22,8 +21,6 @@ export class BoundedQueries {
     @Optional() private readonly metrics?: Metrics,
   ) {
     this.pooled = target.pooling === 'transaction';
-    // PostgresDriver.master is TypeORM's public handle on its pg Pool, which counts its clients.
-    metrics?.watchPool(() => (dataSource.driver as PostgresDriver).master as PoolStats | undefined);
   }
 
   /** The rows of the hand-written statement `name`. */

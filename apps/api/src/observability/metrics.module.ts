@@ -24,7 +24,7 @@ export class MetricsModule {
  * interceptor (an rxjs pipeline per handler; see docs/performance.md), and reads the pool at each scrape.
  */
 export function installMetrics(fastify: FastifyInstance, metrics: Metrics, dataSource: DataSource): void {
-  // TypeORM's postgres driver holds pg's Pool as `master`.
+  // TypeORM's postgres driver holds pg's Pool as its public `master`, which counts its clients.
   const driver = dataSource.driver as { master?: PoolStats };
   metrics.watchPool(() => driver.master);
   fastify.addHook('onResponse', (request, reply, done) => {
