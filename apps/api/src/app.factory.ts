@@ -59,7 +59,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   fastify.addHook('onRoute', (route) => {
     if (route.url !== '*') routes.add(route.method, route.url);
   });
-  await installSecurityHeaders(app);
+  installSecurityHeaders(fastify);
   refuseRequestsWithoutHost(fastify);
   await installCors(app, config);
   installRequestLog(fastify, config.auth.apiKeys);
