@@ -1,12 +1,13 @@
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { ListPetsQuery, Pet } from '@petstore/contracts';
+import type { paths as documentPaths } from './schema';
 
-export type { components, operations, paths } from './schema';
+export type { components, operations } from './schema';
+// One name in both packages: the contracts' own types, imported for types only (nothing of it is loaded).
+export type { ApiError, ListPetsQuery, NewPet, Pet, PetStatus } from '@petstore/contracts';
 
-export type Pet = components['schemas']['Pet'];
-export type NewPet = components['schemas']['NewPet'];
-export type PetStatus = components['schemas']['PetStatus'];
-export type ApiError = components['schemas']['Error'];
+/** The document's paths served under the base address (`…/v1`); the health checks' server is `/`, so they are left out. */
+export type paths = { [P in keyof documentPaths as P extends `/health/${string}` ? never : P]: documentPaths[P] };
 
 export interface PetStoreClientOptions extends Omit<ClientOptions, 'baseUrl' | 'headers'> {
   /** The API's base address, ending in `/v1` (e.g. `https://petstore.example.com/v1`). */
@@ -26,4 +27,18 @@ export type PetStoreClient = Client<paths>;
 export function createPetStoreClient({ baseUrl, apiKey, headers, ...options }: PetStoreClientOptions): PetStoreClient {
   const auth = apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
   return createClient<paths>({ ...options, baseUrl, headers: { ...auth, ...headers } });
+}
+
+/**
+ * The pages of `GET /pets` for `query`, each next one asked with the same filters and the cursor of the last
+ * answer's rel="next" Link (only the cursor: its path holds `/v1`, as baseUrl does). An error answer is thrown, its body as `cause`.
+ */
+export async function* paginate(api: PetStoreClient, query: ListPetsQuery = {}): AsyncGenerator<Pet[], void> {
+  let cursor = query.cursor;
+  do {
+    const { data, error, response } = await api.GET('/pets', { params: { query: { ...query, cursor } } });
+    if (error) throw new Error(`${error.code}: ${error.message}`, { cause: error });
+    yield data;
+    cursor = /<[^>]*[?&]cursor=([^&>]+)[^>]*>\s*;\s*rel="?next\b/.exec(response.headers.get('link') ?? '')?.[1];
+  } while (cursor !== undefined);
 }
