@@ -29,6 +29,7 @@ if (!available && !process.env.CI) {
       args: [
         '--no-sandbox',
         '--disable-gpu',
+        '--disable-quic',
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
@@ -112,6 +113,49 @@ if (!available && !process.env.CI) {
       await other.locator('#operations-pets-listPets').waitFor();
     } finally {
       await other.close();
+    }
+  }, 60000);
+
+  it('downloads under 50 KB on a second visit: the page, its script and the UI files come back as 304s', async () => {
+    const context = await browser.newContext(); // a cache of its own, empty
+    /** One visit to /docs: each answer from the service with its status on the wire and its bytes (headers included). */
+    const visit = async () => {
+      const visitor = await context.newPage();
+      const cdp = await context.newCDPSession(visitor);
+      // By request id: the events of one request may come in any order (ExtraInfo before requestWillBeSent).
+      const answers = new Map<string, { path?: string; status?: number; bytes?: number }>();
+      const answer = (id: string) => answers.get(id) ?? answers.set(id, {}).get(id)!;
+      cdp.on('Network.requestWillBeSent', ({ requestId, request }) => void (answer(requestId).path = request.url));
+      // The status the service sent (304), where responseReceived reports the cached answer's 200.
+      cdp.on('Network.responseReceivedExtraInfo', ({ requestId, statusCode }) => void (answer(requestId).status = statusCode));
+      cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => void (answer(requestId).bytes = encodedDataLength));
+      await cdp.send('Network.enable');
+      await visitor.goto(`${api.baseUrl}/docs`, { waitUntil: 'networkidle' });
+      await visitor.locator('#operations-pets-listPets').waitFor();
+      await visitor.close();
+      const all = [...answers.values()]
+        .filter((a) => a.path?.startsWith(`${api.baseUrl}/`))
+        .map((a) => ({ ...a, path: a.path!.slice(api.baseUrl.length) }));
+      return { bytes: all.reduce((sum, a) => sum + (a.bytes ?? 0), 0), statuses: Object.fromEntries(all.map((a) => [a.path, a.status])) };
+    };
+    try {
+      const first = await visit();
+      const second = await visit();
+      const page = [
+        '/docs',
+        '/docs/swagger-ui-init.js',
+        '/docs/swagger-ui.css',
+        '/docs/swagger-ui-bundle.js',
+        '/docs/swagger-ui-standalone-preset.js',
+      ];
+      expect(first.bytes).toBeGreaterThan(400_000); // the bundle, compressed: what a second visit saves
+      expect(second.statuses).toMatchObject(Object.fromEntries(page.map((path) => [path, 304])));
+      expect(second.bytes).toBeLessThan(50_000);
+      console.log(
+        `Swagger UI: first visit ${Object.keys(first.statuses).length} requests, ${first.bytes} bytes; second ${Object.keys(second.statuses).length}, ${second.bytes} bytes`,
+      );
+    } finally {
+      await context.close();
     }
   }, 60000);
 });

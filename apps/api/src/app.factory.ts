@@ -8,7 +8,7 @@ import { AppModule } from './app.module';
 import { ApiKeysService } from './auth/api-keys.service';
 import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
-import { setupSwagger } from './docs/swagger';
+import { routedPaths, setupSwagger } from './docs/swagger';
 import { installDeprecationHeaders } from './http/deprecation';
 import { clientErrorHandler } from './http/parser-errors';
 import { DrainState } from './http/drain';
@@ -57,7 +57,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   const routes = new RouteTable();
   // `*` is the CORS plugin's preflight route, not a path of the API.
   fastify.addHook('onRoute', (route) => {
-    if (route.url !== '*') routes.add(route.method, route.url);
+    if (route.url !== '*') for (const url of routedPaths(route.url)) routes.add(route.method, url);
   });
   installSecurityHeaders(fastify);
   refuseRequestsWithoutHost(fastify);
@@ -75,7 +75,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.useGlobalPipes(new ContractValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter(errorLogger('Errors'), routes));
-  setupSwagger(app, config);
+  await setupSwagger(app, config);
   await app.init();
   return app;
 }

@@ -76,7 +76,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
+        /**
+         * Liveness: the process answers
+         * @description Answers 200 while the process runs, whatever the database does: a failing check means restart the process.
+         */
         get: operations["live"];
         put?: never;
         post?: never;
@@ -93,7 +96,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers and the instance is not shutting down */
+        /**
+         * Readiness: the database answers and the instance is not shutting down
+         * @description Answers 200 when a ping of the database succeeds (one ping serves every probe for 250 ms), 503 when it fails or the instance is draining after SIGTERM: send it no traffic then.
+         */
         get: operations["ready"];
         put?: never;
         post?: never;

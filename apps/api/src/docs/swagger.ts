@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_VERSION, contractSchemas } from '@petstore/contracts';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { onRequestHookHandler } from 'fastify';
+import type { onRequestHookHandler, onSendHookHandler } from 'fastify';
 import { AppConfig } from '../config/config';
 
 const DESCRIPTION = [
@@ -41,6 +43,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .addServer(config.openApi.stagingBaseUrl, 'Staging')
     .addTag('pets', 'The animals of the store')
     .addTag('store', 'Store operations')
+    .addTag('operations', 'Health checks for orchestrators and load balancers, outside /v1')
     // Not addBearerAuth(): it adds `bearerFormat: JWT`, and the keys are opaque strings.
     .addSecurity('apiKey', { type: 'http', scheme: 'bearer', description: 'An API key, sent as `Authorization: Bearer <API key>`.' })
     .build();
@@ -80,19 +83,41 @@ const downloadUrl = (system: unknown): unknown => (globalThis as any).SwaggerUIB
 /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access */
 
 /** The files of swagger-ui-dist that the Swagger UI page loads; the rest of the package is not served. */
-const UI_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png']);
+const UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png'];
 
-/** Serves the document at /docs/openapi.json and /docs/openapi.yaml and Swagger UI at /docs, without a key. */
-export function setupSwagger(app: NestFastifyApplication, config: AppConfig): void {
+/** The paths a docs route stands for in the route table (which tells 404 from 405): the UI files, not the wildcard or LICENSE. */
+export const routedPaths = (url: string): string[] =>
+  url === '/docs/*' ? UI_FILES.map((file) => `/docs/${file}`) : url === '/docs/LICENSE' ? [] : [url];
+
+/**
+ * The page, its script and the documents change only with a deploy: stored but revalidated by a digest of
+ * the body (weak: the same for every Content-Encoding). The UI files get @fastify/static's validators.
+ */
+const revalidated: onSendHookHandler = (request, reply, payload, done) => {
+  if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+  const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
+  reply.header('etag', etag).header('cache-control', 'no-cache');
+  if (!request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return done(null, payload);
+  reply.code(304);
+  // No body and so no `Content-Length: 0`; a HEAD route's own hook drops the body (it fails on none).
+  done(null, request.method === 'HEAD' ? undefined : null);
+};
+
+/** Serves the document at /docs/openapi.json and /docs/openapi.yaml and Swagger UI at /docs, without a key, compressed. */
+export async function setupSwagger(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  // Runs before @fastify/compress's own onRoute hook, which reads `compress`: the API's answers stay as they are.
   app
     .getHttpAdapter()
     .getInstance()
     .addHook('onRoute', (route) => {
-      if (route.url !== '/docs/*') return;
+      if (!/^\/docs(\/|$)/.test(route.url)) return void (route.compress = false);
+      // First: the HEAD route's own onSend hook drops the body.
+      if (route.url !== '/docs/*') return void (route.onSend = [revalidated, ...[route.onSend ?? []].flat()]);
       const onlyUiFiles: onRequestHookHandler = (request, reply, done) =>
-        UI_FILES.has((request.params as { '*': string })['*']) ? done() : void reply.callNotFound();
+        UI_FILES.includes((request.params as { '*': string })['*']) ? done() : void reply.callNotFound();
       route.onRequest = [...[route.onRequest ?? []].flat(), onlyUiFiles];
     });
+  await app.register(fastifyCompress, { globalDecompression: false });
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app, config), {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',

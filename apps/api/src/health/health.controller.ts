@@ -42,7 +42,11 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @ApiOperation({ operationId: 'live', summary: 'Liveness: the process answers' })
+  @ApiOperation({
+    operationId: 'live',
+    summary: 'Liveness: the process answers',
+    description: 'Answers 200 while the process runs, whatever the database does: a failing check means restart the process.',
+  })
   @ApiResponse({ status: 200, description: 'The process is up.', content: { 'application/json': { schema: HEALTH_SCHEMA } } })
   @ApiPublicErrorResponses()
   live(): { status: 'ok' } {
@@ -50,7 +54,11 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({ operationId: 'ready', summary: 'Readiness: the database answers and the instance is not shutting down' })
+  @ApiOperation({
+    operationId: 'ready',
+    summary: 'Readiness: the database answers and the instance is not shutting down',
+    description: `Answers 200 when a ping of the database succeeds (one ping serves every probe for ${PING_FRESH_MS} ms), 503 when it fails or the instance is draining after SIGTERM: send it no traffic then.`,
+  })
   @ApiResponse({ status: 200, description: 'The service can serve requests.', content: { 'application/json': { schema: HEALTH_SCHEMA } } })
   @ApiPublicErrorResponses(503)
   async ready(): Promise<{ status: 'ok' }> {
