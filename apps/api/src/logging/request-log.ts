@@ -56,5 +56,7 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, apiKeys
 export function errorLogger(context: string): ErrorLogger {
   const logger = new Logger(context);
   // `err` as nestjs-pino writes an error with a stack: pino's serializer gives its type, message and stack.
-  return { error: (message, requestId, stack) => logger.error({ requestId, ...(stack && { err: Object.assign(new Error(message), { stack }) }) }, message) };
+  return {
+    error: (message, requestId, stack) => logger.error({ requestId, ...(stack && { err: Object.assign(new Error(message), { stack }) }) }, message),
+  };
 }
