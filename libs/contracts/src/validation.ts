@@ -1,8 +1,23 @@
 import { ClassConstructor, ClassTransformOptions, classToPlain, plainToInstance } from 'class-transformer';
-import { ValidationError, getMetadataStorage, validateSync } from 'class-validator';
+import { ValidationError, ValidatorOptions, getMetadataStorage, validateSync } from 'class-validator';
 
 /** Unknown properties kept for validation to name: an answer lists at most 20. */
 const UNKNOWN_KEPT = 20;
+/** The declared properties of each contract class, read once. */
+const declaredOf = new WeakMap<ClassConstructor<unknown>, Set<string>>();
+const declared = (cls: ClassConstructor<unknown>): Set<string> => {
+  let names = declaredOf.get(cls);
+  if (!names)
+    declaredOf.set(
+      cls,
+      (names = new Set(
+        getMetadataStorage()
+          .getTargetValidationMetadatas(cls, '', false, false)
+          .map((r) => r.propertyName),
+      )),
+    );
+  return names;
+};
 
 /**
  * class-transformer for the contract classes, safe on any JSON value. Every field is a string or a number,
@@ -12,13 +27,9 @@ const UNKNOWN_KEPT = 20;
 export const contractTransformer = {
   plainToInstance<T>(cls: ClassConstructor<T>, plain: unknown, options?: ClassTransformOptions): T {
     if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) return plainToInstance(cls, plain as object, options);
-    const declared = new Set(
-      getMetadataStorage()
-        .getTargetValidationMetadatas(cls, '', false, false)
-        .map((rule) => rule.propertyName),
-    );
+    const names = declared(cls);
     let unknown = 0;
-    const kept = Object.entries(plain).filter(([key]) => key !== '__proto__' && (declared.has(key) || unknown++ < UNKNOWN_KEPT));
+    const kept = Object.entries(plain).filter(([key]) => key !== '__proto__' && (names.has(key) || unknown++ < UNKNOWN_KEPT));
     return plainToInstance(
       cls,
       Object.fromEntries(kept.map(([key, value]) => [key, typeof value === 'object' && value !== null ? NaN : value])),
@@ -28,7 +39,10 @@ export const contractTransformer = {
   classToPlain,
 };
 
+/** The service's validation: every contract rule is synchronous. */
+export const validateContract = (object: object, options?: ValidatorOptions): ValidationError[] => validateSync(object, options);
+
 /** What the service's validation finds wrong with `value` as a `cls`, checked in the client. */
 export function contractProblems(cls: ClassConstructor<object>, value: unknown): ValidationError[] {
-  return validateSync(contractTransformer.plainToInstance(cls, value), { whitelist: true, forbidNonWhitelisted: true });
+  return validateContract(contractTransformer.plainToInstance(cls, value), { whitelist: true, forbidNonWhitelisted: true });
 }

@@ -52,8 +52,11 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, apiKeys
   );
 }
 
-/** The exception filter's port on Nest's Logger: nestjs-pino ties the line to its request by the request id. */
+/** The exception filter's port on Nest's Logger, the line tied to its request by the request id. */
 export function errorLogger(context: string): ErrorLogger {
   const logger = new Logger(context);
-  return { error: (message, _requestId, stack) => (stack ? logger.error(message, stack) : logger.error(message)) };
+  // `err` as nestjs-pino writes an error with a stack: pino's serializer gives its type, message and stack.
+  return {
+    error: (message, requestId, stack) => logger.error({ requestId, ...(stack && { err: Object.assign(new Error(message), { stack }) }) }, message),
+  };
 }

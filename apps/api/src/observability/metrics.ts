@@ -83,7 +83,9 @@ export class Metrics {
     'outcome',
     { replayed: 'replayed', keyReused: 'key_reused', inProgress: 'in_progress' },
   );
-  private readonly statementNames = new Set<string>();
+  /** Bound series, by statement name and by `method route status`: prom-client hashes the labels on every unbound call. */
+  private readonly statementSeries = new Map<string, Record<'ok' | 'error', Histogram.Internal<string>>>();
+  private readonly requestSeries = new Map<string, { count: Count; duration: Histogram.Internal<string> }>();
   private pool: () => PoolStats | undefined = () => undefined;
   /** The last readiness answer (undefined before the first check). */
   private ready?: boolean;
@@ -110,16 +112,25 @@ export class Metrics {
 
   /** One answered request; `template` is Fastify's route template, undefined when no route matched. */
   observeRequest(method: string, template: string | undefined, status: number, milliseconds: number): void {
-    const labels = { method: METHODS.has(method) ? method : 'other', route: routeLabel(template), status };
-    this.requests.inc(labels);
-    this.durations.observe(labels, milliseconds / 1000);
+    const name = METHODS.has(method) ? method : 'other';
+    const key = `${name} ${template} ${status}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { method: name, route: routeLabel(template), status };
+      this.requestSeries.set(key, (series = { count: this.requests.labels(labels), duration: this.durations.labels(labels) }));
+    }
+    series.count.inc();
+    series.duration.observe(milliseconds / 1000);
   }
 
   /** The timings of one statement (names are constants in the code); both outcomes are exported from its first use. */
   statement(name: string): Record<'ok' | 'error', Histogram.Internal<string>> {
-    if (!this.statementNames.has(name)) for (const outcome of ['ok', 'error']) this.statements.zero({ statement: name, outcome });
-    this.statementNames.add(name);
-    return { ok: this.statements.labels(name, 'ok'), error: this.statements.labels(name, 'error') };
+    let series = this.statementSeries.get(name);
+    if (!series) {
+      for (const outcome of ['ok', 'error']) this.statements.zero({ statement: name, outcome });
+      this.statementSeries.set(name, (series = { ok: this.statements.labels(name, 'ok'), error: this.statements.labels(name, 'error') }));
+    }
+    return series;
   }
 
   /** The count of one deprecated operation's calls, exported from 0 once its route is registered. */

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerRequest } from '@nestjs/throttler';
 import { RateLimitedError } from '@petstore/http-errors';
 import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { Metrics } from '../observability/metrics';
+import { RedisCountFailed } from './redis-throttler.storage';
 
 /**
  * One counter per API key (the one BearerAuthGuard accepted) for all routes, announced on every authenticated answer
@@ -13,13 +14,19 @@ import { Metrics } from '../observability/metrics';
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
   @Inject() private readonly metrics!: Metrics;
+  private readonly outages = new Logger('RateLimit');
 
   protected override async handleRequest({ context, limit, ttl, throttler, blockDuration }: ThrottlerRequest): Promise<boolean> {
-    const keyId = context.switchToHttp().getRequest<AuthenticatedRequest>().apiKey?.keyId;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const keyId = request.apiKey?.keyId;
     if (!keyId) return true; // public routes have no key to count against
     const name = throttler.name ?? 'default';
-    // Fail open when Redis does not answer (RedisThrottlerStorage logs and counts it): the limiter must not take the API down.
-    const record = await this.storageService.increment(`petstore:ratelimit:${keyId}`, ttl, limit, blockDuration, name).catch(() => undefined);
+    // Fail open when Redis does not answer (RedisThrottlerStorage counts it): the limiter must not take the API down.
+    // An outage is logged once, by the request that met it, not once per request.
+    const record = await this.storageService.increment(`petstore:ratelimit:${keyId}`, ttl, limit, blockDuration, name).catch((error: unknown) => {
+      if (error instanceof RedisCountFailed && error.firstInARow) this.outages.warn({ requestId: request.id }, error.message);
+      return undefined;
+    });
     if (!record) return true;
     const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;
     const reply = context.switchToHttp().getResponse<FastifyReply>();

@@ -4,6 +4,16 @@ import type { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-r
 import type { Metrics } from '../observability/metrics';
 
 const FAILURES_TO_OPEN = 3;
+
+/** A count Redis failed; the first of a run is logged by the guard, with the id of the request that met it. */
+export class RedisCountFailed extends Error {
+  constructor(
+    cause: unknown,
+    readonly firstInARow: boolean,
+  ) {
+    super(`rate limit not checked, Redis failed (${(cause as Error).message}); not asked for 5 s after 3 failures in a row`);
+  }
+}
 const OPEN_MS = 5_000;
 
 /**
@@ -47,11 +57,8 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
       return record;
     } catch (error) {
       this.outcomes.failed.inc();
-      // An outage is logged once, by the request that met it (so with its id), not once per request.
-      if (++this.failuresInARow === 1)
-        this.logger.warn(`rate limit not checked, Redis failed (${(error as Error).message}); not asked for 5 s after 3 failures in a row`);
-      if (this.failuresInARow >= FAILURES_TO_OPEN) this.openUntil = Date.now() + OPEN_MS;
-      throw error;
+      if (++this.failuresInARow >= FAILURES_TO_OPEN) this.openUntil = Date.now() + OPEN_MS;
+      throw new RedisCountFailed(error, this.failuresInARow === 1);
     }
   }
 
