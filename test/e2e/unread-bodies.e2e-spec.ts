@@ -49,6 +49,16 @@ describe('bodies are judged after authentication (e2e)', () => {
     );
   });
 
+  it.each(['/nope', '/docs/openapi.json', '/v1/pets/abc'])('keeps the connection of a bodiless GET %s answered at once', async (path) => {
+    const result = await sendRaw(
+      api.baseUrl,
+      `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\nGET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      4000,
+    );
+    expect(result.answer?.headers.connection).not.toBe('close');
+    expect([...result.raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1])).toEqual([expect.any(String), '200']);
+  });
+
   it('does not parse the body of a request whose key is refused', async () => {
     const spy = jest.spyOn(JSON, 'parse');
     const response = await api.request('POST', '/v1/pets', { headers: { authorization: 'Bearer not-a-key-0123456789abcdef' }, body });

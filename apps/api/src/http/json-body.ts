@@ -37,10 +37,14 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   });
 }
 
-/** An answer sent before its body was read whole closes the connection, as Fastify's parsers do: Node would read the rest. */
+/**
+ * An answer sent before its body was read whole closes the connection, as Fastify's parsers do: Node would read the rest.
+ * A request without a body is not complete either while it is answered at once (a 404), so only a declared body counts.
+ */
 export function closeUnreadBodies(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.raw.complete) reply.header('connection', 'close');
+    const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
+    if ((chunked !== undefined || Number(length ?? 0) > 0) && !request.raw.complete) reply.header('connection', 'close');
     done(null, payload);
   });
 }
