@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** What a key may do. Each operation needs one of these; a key holds any subset. */
 export const API_KEY_SCOPES = ['pets:read', 'pets:write', 'orders:read'] as const;
@@ -18,9 +18,9 @@ export function generateApiKey(): string {
   return `pet_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Keys are stored and compared only as SHA-256 digests: a 256-bit random key needs no slow hash. */
+/** Keys are stored and compared only as SHA-256 digests: a 256-bit random key needs no slow hash (one-shot: one a request). */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** A comma-separated scope list; none means every scope, but a list naming none (`,`) is refused: an emptied variable grants nothing. */
