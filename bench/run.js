@@ -164,7 +164,10 @@ async function drive(side, request, duration) {
     );
     run.on('response', (_client, _status, _bytes, ms) => times.push(ms * 1000));
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${side.label}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(
+      `${side.label}: ${result.non2xx} non-2xx answers (by status: ${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
+    );
   times.sort((a, b) => a - b);
   const percentile = (p) => Math.round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]);
   const cpuUs = Math.round((1e6 * (side.cpuSeconds() - cpuBefore)) / result.requests.total);
