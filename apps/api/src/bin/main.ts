@@ -5,7 +5,7 @@ import { createApp } from '../app.factory';
 import { ConfigError, loadConfig } from '../config/config';
 import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
 import { databaseTarget } from '../database/database.options';
-import { startDemands } from '../config/production-rules';
+import { startDemands } from '../config/config';
 import { DrainState } from '../http/drain';
 
 /** Stays under the 10 s an orchestrator typically waits before SIGKILL. */

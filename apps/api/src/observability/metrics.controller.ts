@@ -3,13 +3,14 @@ import { CanActivate, Controller, ExecutionContext, Get, Header, Inject, Injecta
 import { ApiExcludeController } from '@nestjs/swagger';
 import { UnauthorizedError } from '@petstore/http-errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken } from '../auth/bearer-token';
 import { Public } from '../auth/public.decorator';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from './metrics';
 
 /** Hashed first, so the comparison runs in constant time whatever the lengths. */
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+/** The scheme in any case (RFC 7235). */
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**
  * `/metrics` asks for METRICS_TOKEN, not an API key: Prometheus is no API client. Without a token (never
@@ -23,7 +24,7 @@ export class MetricsTokenGuard implements CanActivate {
     const token = this.config.metrics.token;
     if (token === undefined) return true;
     const { authorization } = context.switchToHttp().getRequest<FastifyRequest>().headers;
-    const presented = bearerToken(authorization);
+    const presented = BEARER.exec(authorization ?? '')?.[1];
     if (presented !== undefined && timingSafeEqual(digest(presented), digest(token))) return true;
     const bearer = /^bearer\s/i.test(authorization ?? '');
     throw new UnauthorizedError(

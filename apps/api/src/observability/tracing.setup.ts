@@ -1,4 +1,4 @@
-import { readEnvFile } from '../config/read-environment';
+import { readEnvFile } from '../config/config';
 
 /**
  * Imported first by the entry point: NodeSDK patches http and pg as they load. The SDK is never loaded
