@@ -115,11 +115,12 @@ export class Metrics {
     this.durations.observe(labels, milliseconds / 1000);
   }
 
-  /** The timings of one statement (names are constants in the code); both outcomes are exported from its first use. */
-  statement(name: string): Record<'ok' | 'error', Histogram.Internal<string>> {
+  /** Times one statement (names are constants in the code) until its outcome; both outcomes are exported from its first use. */
+  statement(name: string): (outcome: 'ok' | 'error') => void {
     if (!this.statementNames.has(name)) for (const outcome of ['ok', 'error']) this.statements.zero({ statement: name, outcome });
     this.statementNames.add(name);
-    return { ok: this.statements.labels(name, 'ok'), error: this.statements.labels(name, 'error') };
+    const end = this.statements.startTimer({ statement: name });
+    return (outcome) => end({ outcome });
   }
 
   /** The count of one deprecated operation's calls, exported from 0 once its route is registered. */
