@@ -20,7 +20,8 @@ import { RequireScopes } from '../auth/scopes.decorator';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { JsonBody } from '../http/json-body';
 import { Location } from '../http/location.decorator';
-import { Idempotent, IdempotencyClaim, IdempotencyClaimOf } from '../idempotency/idempotent.decorator';
+import type { IdempotencyClaim } from '../idempotency/idempotency-key.entity';
+import { Idempotent, IdempotencyClaimOf } from '../idempotency/idempotent.decorator';
 import { logQueryValues } from '../logging/loggable-url';
 import { PetsService } from './pets.service';
 
