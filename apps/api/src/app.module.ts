@@ -42,12 +42,7 @@ export class AppModule {
   }
 }
 
-/**
- * Every route's guards, in the order they run (Nest runs APP_GUARD providers in the order they are
- * listed), each a no-op on a route marked @Public(): the API key (Bearer); the rate limit per key,
- * which counts the key the first one set (RATE_LIMIT_PER_MINUTE, 0: none); the scopes, after the
- * limiter so that a 403 is counted and carries the RateLimit fields like any other answer.
- */
+/** Nest runs APP_GUARD providers in listed order: the key, its rate limit, then scopes (so a 403 is counted and carries the RateLimit fields). */
 function guards(rateLimited: boolean): Provider[] {
   const order = [BearerAuthGuard, ...(rateLimited ? [RateLimitGuard] : []), ScopesGuard];
   return order.map((guard) => ({ provide: APP_GUARD, useClass: guard }));

@@ -6,10 +6,7 @@ import { loggableUrl } from './loggable-url';
 /** Nest's `HealthController {/v1/health}:` heading names the global prefix even for routes excluded from it. */
 const CONTROLLER_HEADING = /^\w+ \{[^}]*\}:$/;
 
-/**
- * nestjs-pino's options: lines logged during a request carry its `requestId` (quietReqLogger); the request
- * lines themselves are request-log.ts's. Headers are never logged, so no key can reach the log through them.
- */
+/** nestjs-pino: lines logged during a request carry its `requestId`; headers are never logged, so no key reaches the log through them. */
 export function loggerParams(config: AppConfig, stdoutIsTerminal = process.stdout.isTTY === true): Params {
   const format = config.logging.format ?? (stdoutIsTerminal ? 'pretty' : 'json');
   const options: Params['pinoHttp'] = {

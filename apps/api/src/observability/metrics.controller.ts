@@ -12,10 +12,7 @@ const digest = (text: string) => createHash('sha256').update(text, 'utf8').diges
 /** The scheme in any case (RFC 7235). */
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
-/**
- * `/metrics` asks for METRICS_TOKEN, not an API key: Prometheus is no API client. Without a token (never
- * in production) it is open. Guessing the token is the edge's to slow down, as guessing a key is.
- */
+/** METRICS_TOKEN, not an API key (Prometheus is no API client); open without one, which production refuses. */
 @Injectable()
 export class MetricsTokenGuard implements CanActivate {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -19,10 +19,7 @@ export class MetricsModule {
   }
 }
 
-/**
- * Counts and times every answered request, unknown routes included, in one Fastify hook rather than an
- * interceptor (an rxjs pipeline per handler; see docs/performance.md), and reads the pool at each scrape.
- */
+/** Counts every answered request, unknown routes included, in one Fastify hook (an interceptor is an rxjs pipeline per handler). */
 export function installMetrics(fastify: FastifyInstance, metrics: Metrics, dataSource: DataSource): void {
   // TypeORM's postgres driver holds pg's Pool as its public `master`, which counts its clients.
   const driver = dataSource.driver as { master?: PoolStats };

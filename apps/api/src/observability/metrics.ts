@@ -14,11 +14,7 @@ export interface PoolStats {
 /** A method outside these (`PROPFIND`, `MKCOL`: Node's parser knows dozens) counts as `other`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/**
- * The service's Prometheus series (deploy/monitoring's alert rules use their names) and prom-client's
- * process metrics, in a registry of their own. Every label value is chosen by the code (a route template,
- * a statement name, a fixed reason), never by a client, so the number of series is bounded.
- */
+/** The service's series (deploy/monitoring's alerts use their names); every label value is chosen by the code, so the series are bounded. */
 export class Metrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
@@ -151,10 +147,7 @@ export class Metrics {
   }
 }
 
-/**
- * The route label as the OpenAPI document spells it (`/v1/pets/{petId}`) from Fastify's template; a
- * request no route matched gets `unmatched`, so ids and random paths cannot multiply the series.
- */
+/** Fastify's template as the document spells it (`/v1/pets/{petId}`); `unmatched` when no route matched, so paths cannot multiply series. */
 export function routeLabel(template: string | undefined): string {
   return template ? template.replace(/:([A-Za-z0-9_]+)/g, '{$1}') : 'unmatched';
 }

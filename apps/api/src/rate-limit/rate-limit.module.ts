@@ -5,10 +5,7 @@ import { Metrics } from '../observability/metrics';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
-/**
- * RATE_LIMIT_PER_MINUTE requests a minute per API key, counted in Redis when REDIS_URL is set (shared by all
- * instances), else in memory. Imported only when the limit is on; AppModule places RateLimitGuard among the guards.
- */
+/** RATE_LIMIT_PER_MINUTE per API key, in Redis when REDIS_URL is set (shared by every instance), else in memory. */
 @Module({})
 export class RateLimitModule {
   static forRoot({ rateLimit }: AppConfig): DynamicModule {
