@@ -37,7 +37,6 @@ export class ApiKeyEntity {
   @Column({ type: 'timestamptz', name: 'revoked_at', nullable: true })
   revokedAt: Date | null;
 
-  /** The successor issued when this key was rotated. */
   @Column({ type: 'bigint', name: 'replaced_by', nullable: true })
   replacedBy: string | null;
 

@@ -50,7 +50,6 @@ export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') impleme
     if (demands.length > 0) throw new ConfigError(demands);
   }
 
-  /** The principal of a usable key, false for an unknown one; a revoked or expired key is refused with its reason. */
   async validate(token: string): Promise<ApiKeyPrincipal | false> {
     const digest = hashApiKey(token);
     const fromEnvironment = this.environmentKeys.get(digest);

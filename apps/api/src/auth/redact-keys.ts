@@ -1,4 +1,3 @@
-/** Anything shaped like an issued key (see API_KEY_FORMAT), wherever it sits in a text. */
 const KEY_SHAPED = /pet_[A-Za-z0-9_-]{43}/g;
 /** A percent-escape of a character a key is made of, or of `%` itself (double encoding). */
 const ESCAPE = /%([0-9A-Fa-f]{2})/g;

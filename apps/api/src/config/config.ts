@@ -78,7 +78,6 @@ export function readEnvFile(cwd = process.cwd()): void {
   for (const [name, value] of Object.entries(getDefaultParser()(readFileSync(path)))) process.env[name] ??= String(value);
 }
 
-/** What a production service still lacks, each with its fix (the key tool signs no cursor and serves nothing). */
 function productionDemands(environment: Environment): string[] {
   return [
     environment.DATABASE_URL === undefined &&

@@ -25,12 +25,10 @@ export class BoundedQueries {
     );
   }
 
-  /** `work` on the DataSource's manager, in a bounded transaction where one is needed. */
   manager<T>(name: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.pooled ? this.transaction(name, work) : this.timed(name, () => work(this.dataSource.manager));
   }
 
-  /** `work` in one transaction (DataSource.transaction), committed when it resolves; timed when named. */
   transaction<T>(name: string | undefined, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const run = () =>
       this.dataSource.transaction(async (manager) => {

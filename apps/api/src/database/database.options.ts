@@ -25,7 +25,6 @@ export interface DatabaseTarget {
   directUrl?: string;
 }
 
-/** Where the configuration points: DATABASE_URL and its pooling, else the embedded PostgreSQL at `embeddedUrl`. */
 export function databaseTarget(config: AppConfig, embeddedUrl?: string): DatabaseTarget {
   if (!config.database.url) return { url: embeddedUrl!, embedded: true };
   return { url: config.database.url, embedded: false, pooling: config.database.pooling, directUrl: config.database.directUrl };

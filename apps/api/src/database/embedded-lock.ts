@@ -45,7 +45,6 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   };
 }
 
-/** The process serving the embedded PostgreSQL in `dataDir`, and its URL, when one is running. */
 export async function runningOwner(dataDir: string): Promise<{ pid: number; url: string } | undefined> {
   const owner = readOwner(dataDir);
   if (!owner?.url || !(await check(dataDir, options(dataDir)).catch(() => false))) return undefined;

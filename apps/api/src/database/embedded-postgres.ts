@@ -98,7 +98,6 @@ async function initialise(dataDir: string): Promise<void> {
   rmSync(target, { recursive: true, force: true });
 }
 
-/** Why a start failed, in a few words: the file system's error code, or PGlite's first line. */
 function reason(dataDir: string, error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
   const left = freeBytes(dataDir);
@@ -113,7 +112,6 @@ function reason(dataDir: string, error: unknown): string {
 const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).pop()?.slice(0, 300) ?? '';
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** Free bytes for this user where `path` is, or Infinity when that cannot be told. */
 function freeBytes(path: string): number {
   try {
     const { bavail, bsize } = statfsSync(path);
@@ -126,7 +124,6 @@ function freeBytes(path: string): number {
 /** The files hold key digests and every pet: owner-only like a server's data directory (the initdb child inherits it). */
 export const OWNER_ONLY_UMASK = 0o077;
 
-/** Creates `dataDir` owner-only, or makes an existing one so; `notice` says what it corrected. */
 function ownerOnlyDataDir(dataDir: string, notice: (message: string) => void): void {
   process.umask(OWNER_ONLY_UMASK);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });

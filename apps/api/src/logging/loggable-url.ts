@@ -32,7 +32,6 @@ function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/** `text` with every `pet_…`-shaped key and every API_KEYS entry redacted. */
 export function redactSecrets(text: string, apiKeys: readonly string[]): string {
   let redacted = redactKeys(text);
   for (const key of apiKeys) if (redacted.includes(key)) redacted = redacted.replaceAll(key, '…');

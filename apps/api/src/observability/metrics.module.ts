@@ -5,7 +5,6 @@ import { AppConfig } from '../config/config';
 import { Metrics, type PoolStats } from './metrics';
 import { MetricsController, MetricsTokenGuard } from './metrics.controller';
 
-/** The metrics every feature counts into, and `GET /metrics` while METRICS_ENABLED (the default). */
 @Module({})
 export class MetricsModule {
   static forRoot(config: AppConfig): DynamicModule {

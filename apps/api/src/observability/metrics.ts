@@ -1,15 +1,8 @@
+import type { Pool } from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** What a feature counts into: one series of a prom-client counter, bound to its label value. */
-export interface Count {
-  inc(value?: number): void;
-}
-
-export interface PoolStats {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
+type Count = Counter.Internal;
+export type PoolStats = Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
 
 /** A method outside these (`PROPFIND`, `MKCOL`: Node's parser knows dozens) counts as `other`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -81,7 +74,6 @@ export class Metrics {
   );
   private readonly statementNames = new Set<string>();
   private pool: () => PoolStats | undefined = () => undefined;
-  /** The last readiness answer (undefined before the first check). */
   private ready?: boolean;
 
   /** Off (METRICS_ENABLED=false), the series still count but nothing exports them. */
@@ -125,13 +117,11 @@ export class Metrics {
     return this.deprecatedCalls.labels(operation);
   }
 
-  /** One readiness answer; a change from the previous one is counted. */
   readiness(ready: boolean): void {
     if (this.ready !== undefined && this.ready !== ready) this.readinessChanges.inc();
     this.ready = ready;
   }
 
-  /** The pool to report on, read at each scrape. */
   watchPool(read: () => PoolStats | undefined): void {
     this.pool = read;
   }

@@ -24,7 +24,6 @@ export class PetEntity {
   status: PetStatus;
 }
 
-/** The entity's columns, in order: the select list of the hot-path statements. */
 export const PET_COLUMN_NAMES = getMetadataArgsStorage()
   .columns.filter((column) => column.target === PetEntity)
   .map((column) => column.options.name ?? column.propertyName);
