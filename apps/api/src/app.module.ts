@@ -1,4 +1,4 @@
-import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
@@ -36,14 +36,13 @@ export class AppModule {
         OrdersModule,
         HealthModule,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, DrainState, ...guards(rateLimited)],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        DrainState,
+        // Nest runs APP_GUARD providers in listed order: the key, its rate limit, then scopes (so a 403 carries the RateLimit fields).
+        ...[BearerAuthGuard, ...(rateLimited ? [RateLimitGuard] : []), ScopesGuard].map((guard) => ({ provide: APP_GUARD, useClass: guard })),
+      ],
       exports: [APP_CONFIG, DrainState],
     };
   }
-}
-
-/** Nest runs APP_GUARD providers in listed order: the key, its rate limit, then scopes (so a 403 is counted and carries the RateLimit fields). */
-function guards(rateLimited: boolean): Provider[] {
-  const order = [BearerAuthGuard, ...(rateLimited ? [RateLimitGuard] : []), ScopesGuard];
-  return order.map((guard) => ({ provide: APP_GUARD, useClass: guard }));
 }

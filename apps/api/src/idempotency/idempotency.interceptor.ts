@@ -13,9 +13,7 @@ const KEY_MESSAGE = 'Idempotency-Key must be 1 to 255 visible ASCII characters, 
 
 const claims = new WeakMap<FastifyRequest, IdempotencyClaim>();
 
-export function claimOf(request: FastifyRequest): IdempotencyClaim | undefined {
-  return claims.get(request);
-}
+export const claimOf = (request: FastifyRequest) => claims.get(request);
 
 /** Idempotency-Key (IETF draft): effect and answer are stored in one transaction, which a key already taken fails: then the answer is replayed. */
 @Injectable()
