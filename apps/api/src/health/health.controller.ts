@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@petstore/http-errors';
-import { Public } from '../auth/public.decorator';
+import { Public } from '../auth/auth.decorator';
 import { ApiPublicErrorResponses } from '../docs/openapi.decorators';
 import { DATABASE_TIMEOUTS } from '../database/database.options';
 import { DrainState } from '../http/drain';

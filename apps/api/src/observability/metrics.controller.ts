@@ -3,7 +3,7 @@ import { CanActivate, Controller, ExecutionContext, Get, Header, Inject, Injecta
 import { ApiExcludeController } from '@nestjs/swagger';
 import { UnauthorizedError } from '@petstore/http-errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Public } from '../auth/public.decorator';
+import { Public } from '../auth/auth.decorator';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from './metrics';
 

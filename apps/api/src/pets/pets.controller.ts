@@ -16,7 +16,7 @@ import {
   schemaOf,
 } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
-import { RequireScopes } from '../auth/scopes.decorator';
+import { RequireScopes } from '../auth/auth.decorator';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { JsonBody } from '../http/json-body';
 import { Location } from '../http/location.decorator';
