@@ -16,7 +16,7 @@ import { DrainState } from './http/drain';
 import { OrdersModule } from './orders/orders.module';
 import { PetsModule } from './pets/pets.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
-import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { rateLimitModule } from './rate-limit/rate-limit.module';
 
 @Module({})
 export class AppModule {
@@ -31,7 +31,7 @@ export class AppModule {
         MetricsModule.forRoot(config), // global: every feature counts into it
         DatabaseModule.forRoot(database, config.database.poolSize, ENTITIES),
         AuthModule,
-        ...(rateLimited ? [RateLimitModule.forRoot(config)] : []),
+        ...(rateLimited ? [rateLimitModule(config)] : []),
         PetsModule,
         OrdersModule,
         HealthModule,
