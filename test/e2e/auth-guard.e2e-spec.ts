@@ -2,8 +2,7 @@ import { request as httpRequest, Agent } from 'node:http';
 import { PATH_METADATA, METHOD_METADATA } from '../../apps/api/node_modules/@nestjs/common/constants';
 import { RequestMethod } from '../../apps/api/node_modules/@nestjs/common';
 import { ModulesContainer } from '../../apps/api/node_modules/@nestjs/core';
-import { IS_PUBLIC } from '../../apps/api/src/auth/public.decorator';
-import { REQUIRED_SCOPES } from '../../apps/api/src/auth/scopes.decorator';
+import { IS_PUBLIC, REQUIRED_SCOPES } from '../../apps/api/src/auth/auth.decorator';
 import { TEST_API_KEY, useTestApp } from '../support/test-app';
 
 // A real database on a shared 2-core machine: starting it may take a while under load.

@@ -1,11 +1,11 @@
-import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { ScopesGuard } from './auth/scopes.guard';
-import { APP_CONFIG, AppConfig } from './config/config';
-import { configModule } from './config/config.module';
+import { APP_CONFIG, AppConfig, configModule } from './config/config';
+
 import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';
 import { ENTITIES } from './entities';
@@ -16,7 +16,7 @@ import { DrainState } from './http/drain';
 import { OrdersModule } from './orders/orders.module';
 import { PetsModule } from './pets/pets.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
-import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { rateLimitModule } from './rate-limit/rate-limit.module';
 
 @Module({})
 export class AppModule {
@@ -31,24 +31,18 @@ export class AppModule {
         MetricsModule.forRoot(config), // global: every feature counts into it
         DatabaseModule.forRoot(database, config.database.poolSize, ENTITIES),
         AuthModule,
-        ...(rateLimited ? [RateLimitModule.forRoot(config)] : []),
+        ...(rateLimited ? [rateLimitModule(config)] : []),
         PetsModule,
         OrdersModule,
         HealthModule,
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, DrainState, ...guards(rateLimited)],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        DrainState,
+        // Nest runs APP_GUARD providers in listed order: the key, its rate limit, then scopes (so a 403 carries the RateLimit fields).
+        ...[BearerAuthGuard, ...(rateLimited ? [RateLimitGuard] : []), ScopesGuard].map((guard) => ({ provide: APP_GUARD, useClass: guard })),
+      ],
       exports: [APP_CONFIG, DrainState],
     };
   }
-}
-
-/**
- * Every route's guards, in the order they run (Nest runs APP_GUARD providers in the order they are
- * listed), each a no-op on a route marked @Public(): the API key (Bearer); the rate limit per key,
- * which counts the key the first one set (RATE_LIMIT_PER_MINUTE, 0: none); the scopes, after the
- * limiter so that a 403 is counted and carries the RateLimit fields like any other answer.
- */
-function guards(rateLimited: boolean): Provider[] {
-  const order = [BearerAuthGuard, ...(rateLimited ? [RateLimitGuard] : []), ScopesGuard];
-  return order.map((guard) => ({ provide: APP_GUARD, useClass: guard }));
 }

@@ -90,10 +90,7 @@ const UNAVAILABLE_MESSAGES = [
   'terminating connection',
   'Client was closed and is not queryable',
 ];
-/**
- * SQLSTATEs that say the database will not serve us now: no such database (3D000), role or password refused (28000,
- * 28P01), too many connections (53300), shutdown (57P01-03), statement timeout (57014); and 55000 when it refuses connections.
- */
+/** SQLSTATEs of a database that will not serve us now: no database, role refused, too many connections, shutdown, statement timeout. */
 export const UNAVAILABLE_SQLSTATES = new Set(['3D000', '28000', '28P01', '53300', '57P01', '57P02', '57P03', '57014']);
 
 /** The error and the errors it wraps (TypeORM's `driverError`, `cause`), a few levels deep. */

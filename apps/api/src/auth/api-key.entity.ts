@@ -1,10 +1,7 @@
 import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { ApiKeyScope } from './api-key';
 
-/**
- * One issued API key. The key itself is never stored: only its SHA-256 digest. The migrations create
- * the table; test/integration/schema.integration-spec.ts fails when this model and the table differ.
- */
+/** One issued API key, stored only as its SHA-256 digest; the migrations create the table (schema.integration-spec checks drift). */
 @Entity({ name: 'api_keys' })
 @Check('api_keys_label_length', 'char_length(label) BETWEEN 1 AND 100')
 @Check('api_keys_key_hash_sha256', `key_hash ~ '^[0-9a-f]{64}$'`)
@@ -40,11 +37,9 @@ export class ApiKeyEntity {
   @Column({ type: 'timestamptz', name: 'revoked_at', nullable: true })
   revokedAt: Date | null;
 
-  /** The successor issued when this key was rotated. */
   @Column({ type: 'bigint', name: 'replaced_by', nullable: true })
   replacedBy: string | null;
 
-  /** The foreign key behind `replacedBy`; never loaded. */
   @ManyToOne(() => ApiKeyEntity, { nullable: true, createForeignKeyConstraints: true })
   @JoinColumn({ name: 'replaced_by', foreignKeyConstraintName: 'api_keys_replaced_by_fkey' })
   successor?: ApiKeyEntity;

@@ -26,10 +26,7 @@ export function hashApiKey(key: string): string {
 /** A comma-separated scope list; none means every scope, but a list naming none (`,`) is refused: an emptied variable grants nothing. */
 export function parseScopes(raw: string | undefined): ApiKeyScope[] {
   if (raw === undefined) return [...API_KEY_SCOPES];
-  const names = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  const names = raw.split(',').flatMap((s) => s.trim() || []);
   if (names.length === 0) throw new Error(`the list names no scope: the scopes are ${API_KEY_SCOPES.join(', ')}`);
   const unknown = names.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`Unknown scope ${unknown.join(', ')}: the scopes are ${API_KEY_SCOPES.join(', ')}`);

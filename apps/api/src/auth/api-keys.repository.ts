@@ -7,35 +7,17 @@ import { ApiKeyEntity } from './api-key.entity';
 /** A refusal of the key tool, worded for the person who ran it. */
 export class ApiKeyToolError extends Error {}
 
-export interface NewApiKey {
-  label: string;
-  scopes: ApiKeyScope[];
-  expiresAt?: Date;
-}
-
+type NewApiKey = { label: string; scopes: ApiKeyScope[]; expiresAt?: Date };
 /** A key as `keys list` shows it: every column but the digest (which the entity never selects). */
 export type ApiKeyRecord = Omit<ApiKeyEntity, 'keyHash' | 'successor'>;
-
 /** `key`: the key itself, shown once, never stored. */
-export interface IssuedApiKey {
-  key: string;
-  record: ApiKeyRecord;
-}
-
-/** A stored key as the request path needs it: revoked and expired keys too, so their refusal can say why. */
-export interface StoredKey {
-  principal: ApiKeyPrincipal;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-}
+type IssuedApiKey = { key: string; record: ApiKeyRecord };
+/** A stored key, revoked and expired ones too, so that their refusal can say why. */
+export type StoredKey = { principal: ApiKeyPrincipal; expiresAt: Date | null; revokedAt: Date | null };
 
 // On the request path (a key not yet cached): hand-written SQL through DataSource.query (see pets.repository.ts).
 const FIND_BY_DIGEST = 'SELECT id, label, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';
-/** Sets a time column of many keys in one statement, never moving it back. */
-const recordTimes = (column: 'last_used_at' | 'last_deprecated_call_at') =>
-  `UPDATE api_keys k SET ${column} = GREATEST(k.${column}, u.at) FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`;
 
-/** The api_keys table, used by the service and by the key tool alike. */
 @Injectable()
 export class ApiKeysRepository {
   constructor(private readonly db: BoundedQueries) {}
@@ -90,7 +72,6 @@ export class ApiKeysRepository {
     });
   }
 
-  /** The key with this digest, usable or not (the caller checks revocation and expiry). */
   async findByDigest(digest: string): Promise<StoredKey | undefined> {
     type Row = { id: string; label: string; scopes: ApiKeyScope[]; expires_at: Date | null; revoked_at: Date | null };
     const [row] = await this.db.query<Row[]>('api_keys_find_by_digest', FIND_BY_DIGEST, [digest]);
@@ -98,12 +79,9 @@ export class ApiKeysRepository {
       return { principal: { keyId: String(row.id), label: row.label, scopes: row.scopes }, expiresAt: row.expires_at, revokedAt: row.revoked_at };
   }
 
-  recordUsage(lastUsed: Map<string, Date>): Promise<void> {
-    return this.recordTimes('api_keys_record_usage', 'last_used_at', lastUsed);
-  }
-
-  recordDeprecatedCalls(calledAt: Map<string, Date>): Promise<void> {
-    return this.recordTimes('api_keys_record_deprecated_calls', 'last_deprecated_call_at', calledAt);
+  async recordTime(column: 'last_used_at' | 'last_deprecated_call_at', keyId: string, at: Date): Promise<void> {
+    const name = column === 'last_used_at' ? 'api_keys_record_usage' : 'api_keys_record_deprecated_calls';
+    await this.db.query(name, `UPDATE api_keys SET ${column} = GREATEST(${column}, $2) WHERE id = $1`, [keyId, at.toISOString()]);
   }
 
   private async insert(manager: EntityManager, input: NewApiKey): Promise<IssuedApiKey> {
@@ -111,10 +89,6 @@ export class ApiKeysRepository {
     const { label, scopes, expiresAt = null } = input;
     const { identifiers } = await manager.insert(ApiKeyEntity, { label, keyHash: hashApiKey(key), scopes, expiresAt });
     return { key, record: await manager.findOneByOrFail(ApiKeyEntity, { id: identifiers[0].id as string }) };
-  }
-
-  private async recordTimes(name: string, column: 'last_used_at' | 'last_deprecated_call_at', times: Map<string, Date>): Promise<void> {
-    if (times.size > 0) await this.db.query(name, recordTimes(column), [[...times.keys()], [...times.values()].map((d) => d.toISOString())]);
   }
 }
 

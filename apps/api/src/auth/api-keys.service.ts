@@ -14,14 +14,12 @@ import type { AuthenticatedRequest } from './bearer-auth.guard';
 const NO_KEY_DEMAND =
   'No API key exists: create one with `pnpm keys create --name <label>` (`./keys.sh create --name <label>` in the image; same DATABASE_URL or DATA_DIR) or set API_KEYS, then start again';
 
+const WRITES = { last_used_at: 'recordUsage', last_deprecated_call_at: 'recordDeprecatedCalls' };
+
 /** A known key refused: the answer says why (RFC 6750 error_description); an unknown key is just invalid. */
 const refused = (why: string) => new UnauthorizedError(`The API key ${why}: send a current key`, true, `The access token ${why}`);
 
-/**
- * The bearer strategy: accepts `API_KEYS` entries (every scope) and issued keys, looked up by SHA-256 digest and
- * cached for 3 s, so that every instance refuses a revoked key within 5 s. It records when issued keys were last
- * used and last called a deprecated operation. A start with no usable key creates one in development, fails in production.
- */
+/** The bearer strategy: API_KEYS entries and issued keys, cached 3 s by digest so every instance refuses a revoked key within 5 s. */
 @Injectable()
 export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') implements OnModuleInit {
   private readonly logger = new Logger('ApiKeys');
@@ -52,7 +50,6 @@ export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') impleme
     if (demands.length > 0) throw new ConfigError(demands);
   }
 
-  /** The principal of a usable key, false for an unknown one; a revoked or expired key is refused with its reason. */
   async validate(token: string): Promise<ApiKeyPrincipal | false> {
     const digest = hashApiKey(token);
     const fromEnvironment = this.environmentKeys.get(digest);
@@ -83,7 +80,7 @@ export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') impleme
           // API_KEYS entries (`env-…`) have no row: the request log names them.
           if (keyId && !keyId.startsWith('env-') && !this.deprecatedCallers.has(keyId)) {
             this.deprecatedCallers.set(keyId, true);
-            this.record('recordDeprecatedCalls', keyId);
+            this.record('last_deprecated_call_at', keyId);
           }
           done();
         },
@@ -94,15 +91,15 @@ export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') impleme
   private async lookUp(digest: string): Promise<StoredKey | false> {
     const key = await this.keys.findByDigest(digest);
     // "last used" is written with each look-up: at most once per cache lifetime, never once a request.
-    if (key && !key.revokedAt) this.record('recordUsage', key.principal.keyId);
+    if (key && !key.revokedAt) this.record('last_used_at', key.principal.keyId);
     return key ?? false;
   }
 
-  /** Writes a key's time of use in the background: a failed write is logged, and fails no request. */
-  private record(write: 'recordUsage' | 'recordDeprecatedCalls', keyId: string): void {
-    this.keys[write](new Map([[keyId, new Date()]])).catch((error: Error) =>
-      this.logger.warn(`${write} of API key ${keyId} failed: ${error.message}`),
-    );
+  /** In the background: a failed write is logged, and fails no request. */
+  private record(column: 'last_used_at' | 'last_deprecated_call_at', keyId: string): void {
+    this.keys
+      .recordTime(column, keyId, new Date())
+      .catch((error: Error) => this.logger.warn(`${WRITES[column]} of API key ${keyId} failed: ${error.message}`));
   }
 
   /** False when production has no usable key (development creates one and prints it once). */

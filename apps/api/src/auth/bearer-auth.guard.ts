@@ -5,7 +5,7 @@ import { UnauthorizedError } from '@petstore/http-errors';
 import type { FastifyRequest } from 'fastify';
 import { Metrics } from '../observability/metrics';
 import { ApiKeyPrincipal } from './api-key';
-import { IS_PUBLIC } from './public.decorator';
+import { IS_PUBLIC } from './auth.decorator';
 
 export type AuthenticatedRequest = FastifyRequest & { apiKey?: ApiKeyPrincipal };
 

@@ -1,13 +1,9 @@
-/** Anything shaped like an issued key (see API_KEY_FORMAT), wherever it sits in a text. */
 const KEY_SHAPED = /pet_[A-Za-z0-9_-]{43}/g;
 /** A percent-escape of a character a key is made of, or of `%` itself (double encoding). */
 const ESCAPE = /%([0-9A-Fa-f]{2})/g;
 const KEY_CHARACTER = /[A-Za-z0-9_%-]/;
 
-/**
- * `text` (a URL to log or trace) with every key-shaped run replaced by `pet_…`, wherever a client put it. A key behind
- * percent-escapes (`%70et_…`, `%2570et_…`) is found too; the text is then written with those escapes decoded.
- */
+/** `text` (a URL to log or trace) with every key-shaped run written `pet_…`, also behind percent-escapes (`%70et_…`, then decoded). */
 export function redactKeys(text: string): string {
   // What holds neither a key's prefix nor an escape has nothing to redact: most URLs, spared the scans.
   if (!text.includes('pet_') && !text.includes('%')) return text;

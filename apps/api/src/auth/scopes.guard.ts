@@ -4,7 +4,7 @@ import { ForbiddenError } from '@petstore/http-errors';
 import { Metrics } from '../observability/metrics';
 import { ApiKeyScope } from './api-key';
 import type { AuthenticatedRequest } from './bearer-auth.guard';
-import { REQUIRED_SCOPES } from './scopes.decorator';
+import { REQUIRED_SCOPES } from './auth.decorator';
 
 /** The key must hold the scopes the route names with @RequireScopes(); public routes have no key to check. */
 @Injectable()

@@ -1,12 +1,6 @@
-import { OWNER_ONLY_UMASK } from '../database/embedded-files';
-import { createEmbeddedDatabase } from '../database/embedded-postgres';
+import { OWNER_ONLY_UMASK, createEmbeddedDatabase } from '../database/embedded-postgres';
 
-/**
- * Creates the embedded PostgreSQL's files in DATA_DIR and exits: run by the service in a process of
- * its own on a first start, because PGlite's initdb holds a second WebAssembly PostgreSQL in memory
- * while it works (about 830 MB peak in one process, against under 300 MB for each apart).
- * Usage: node apps/api/dist/bin/embedded-initdb.js DATA_DIR
- */
+/** Creates the embedded database in DATA_DIR: a process of its own, as initdb holds a second PostgreSQL (830 MB peak together, <300 MB apart). */
 const dataDir = process.argv[2];
 if (!dataDir || dataDir === '--help' || dataDir === '-h') {
   (dataDir ? process.stdout : process.stderr).write(

@@ -1,11 +1,7 @@
 import { DatabaseUnusableError } from '../database/database-check';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 
-/**
- * Runs the embedded PostgreSQL alone and prints its URL as one line of JSON on standard output:
- * used by the tests (a real server process of its own) and by anyone who wants `psql` on the data.
- * Usage: node apps/api/dist/bin/embedded-server.js [DATA_DIR | memory://]
- */
+/** The embedded PostgreSQL alone, its URL printed as one JSON line: for the tests, and for `psql` on the data. */
 async function main(): Promise<void> {
   if (process.argv[2] === '--help' || process.argv[2] === '-h') {
     process.stdout.write(

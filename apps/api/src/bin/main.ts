@@ -5,18 +5,11 @@ import { createApp } from '../app.factory';
 import { ConfigError, loadConfig } from '../config/config';
 import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
 import { databaseTarget } from '../database/database.options';
-import { startDemands } from '../config/production-rules';
+import { startDemands } from '../config/config';
 import { DrainState } from '../http/drain';
 
 /** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
 const DRAIN_DEADLINE_MS = 8000;
-
-/** PGlite is loaded only to run: a service on DATABASE_URL never holds it (about 1 MB of heap). */
-function startEmbedded(dataDir: string): ReturnType<typeof import('../database/embedded-postgres').startEmbeddedPostgres> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand
-  const { startEmbeddedPostgres } = require('../database/embedded-postgres') as typeof import('../database/embedded-postgres');
-  return startEmbeddedPostgres(dataDir);
-}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -25,9 +18,10 @@ async function main(): Promise<void> {
   if (demands.length > 0) throw new ConfigError(demands);
   if (config.database.url) await checkDatabase('DATABASE_URL', config.database.url);
   if (config.database.directUrl) await checkDatabase('DATABASE_DIRECT_URL', config.database.directUrl);
-  // The embedded PostgreSQL is for development, a first run and the tests, never production.
-  if (!config.database.url && config.nodeEnv === 'production') throw new ConfigError(['DATABASE_URL is required in production']);
-  const embedded = config.database.url ? undefined : await startEmbedded(config.database.dataDir);
+  // Loaded only to run: a service on DATABASE_URL never holds PGlite (about 1 MB of heap).
+  const embedded = config.database.url
+    ? undefined
+    : await (await import('../database/embedded-postgres.js')).startEmbeddedPostgres(config.database.dataDir);
   const app = await createApp(config, databaseTarget(config, embedded?.url));
   await app.listen({ port: config.http.port, host: config.http.host });
   const address = app.getHttpServer().address();
@@ -42,10 +36,7 @@ async function main(): Promise<void> {
     `Database: ${embedded ? `embedded PostgreSQL, data in ${config.database.dataDir}` : `PostgreSQL from DATABASE_URL${config.database.pooling === 'transaction' ? ', through a transaction pooler' : ''}`}`,
   );
 
-  // SIGTERM drains (see DrainState): readiness turns 503 and answers close their connections for
-  // DRAIN_DELAY_MS, long enough for a balancer's health check to see it; then the listener closes,
-  // requests in flight finish, and the database pool closes. Whatever is still open after the
-  // deadline is cut, so the process always ends in time.
+  // SIGTERM drains: readiness turns 503 for DRAIN_DELAY_MS (for the balancer to see), then requests in flight finish; the deadline cuts the rest.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -9,7 +9,6 @@ Applies the pending migrations to the PostgreSQL server of DATABASE_DIRECT_URL, 
 exits: once per release, before the new instances start (deploy/kubernetes runs it as a Job). Safe
 beside running instances and repeated: one transaction under an advisory lock, nothing pending twice.`;
 
-/** The migrations alone, for a release step; the service also applies them at start. */
 async function main([argument]: string[]): Promise<void> {
   if (argument === '--help' || argument === '-h') return void process.stdout.write(`${USAGE}\n`);
   if (argument !== undefined) throw new ConfigError([`Unknown argument "${argument}" (see: migrate --help)`]);

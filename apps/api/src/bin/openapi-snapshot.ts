@@ -7,10 +7,7 @@ import { loadConfig } from '../config/config';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { buildOpenApiDocument } from '../docs/swagger';
 
-/**
- * `pnpm openapi:snapshot`: the document as /docs/openapi.json serves it with the tests' configuration, into
- * docs/openapi.json or `--output <file>` (which `pnpm openapi:breaking` compares with the released one).
- */
+/** `pnpm openapi:snapshot`: the served document with the tests' configuration, into docs/openapi.json or `--output <file>`. */
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { output: { type: 'string' } } });
   const config = loadConfig({ NODE_ENV: 'test', API_KEYS: 'snapshot-key-0123456789abcdef' });

@@ -3,9 +3,7 @@ import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppConfig, ConfigError, loadConfig } from './config';
-import { configModule } from './config.module';
-import { readEnvFile } from './read-environment';
+import { AppConfig, ConfigError, configModule, loadConfig, readEnvFile } from './config';
 
 const CWD = '/srv/petstore';
 const METRICS_TOKEN = 'c2f1a9e07b3d4e6f8a1b2c3d4e5f60718293a4b5c6d7e8f9';

@@ -1,8 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { ConfigModule, getDefaultParser } from '@nestjs/config';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
 import { Environment } from './environment';
-import { productionDemands } from './production-rules';
 import { DEV_CURSOR_SECRET } from './secret-rules';
-import { Variables, readEnvFile, readEnvironment } from './read-environment';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -12,15 +14,11 @@ export class ConfigError extends Error {
   }
 }
 
-/** `tool`: the key tool and migrate, which sign no cursor and serve nothing: production's demands are not theirs. */
-export type ConfigPurpose = 'service' | 'tool';
+type Variables = Record<string, string | undefined>;
 export type AppConfig = ReturnType<typeof appConfigOf>;
 
-/**
- * The configuration from `env` (default: the process's, with `.env` under it), validated once: every
- * invalid value is thrown at once in a ConfigError, with production's demands.
- */
-export function loadConfig(env: Variables = process.env, cwd = process.cwd(), purpose: ConfigPurpose = 'service'): AppConfig {
+/** Every invalid value of `env` (default: the process's, over `.env`) at once; a `tool` (keys, migrate) serves nothing: no production demands. */
+export function loadConfig(env: Variables = process.env, cwd = process.cwd(), purpose: 'service' | 'tool' = 'service'): AppConfig {
   if (env === process.env) readEnvFile(cwd);
   const { environment, problems } = readEnvironment(env);
   const config = appConfigOf(environment, cwd, purpose === 'service' && environment.NODE_ENV === 'production');
@@ -61,4 +59,48 @@ function appConfigOf(env: Environment, cwd: string, serving: boolean) {
     // Not thrown here: whether the database holds an API key is known only once it is open (see ApiKeysService).
     productionDemands: serving ? productionDemands(env) : [],
   };
+}
+
+/** The Environment of `env` (an empty variable is unset: its default then) and every problem, one a line, each naming its variable. */
+function readEnvironment(env: Variables): { environment: Environment; problems: string[] } {
+  const given = Object.fromEntries(Object.keys(new Environment()).flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
+  const environment = plainToInstance(Environment, given, { exposeDefaultValues: true });
+  const errors = validateSync(environment, { skipUndefinedProperties: true });
+  return { environment, problems: errors.flatMap((error) => Object.values(error.constraints ?? {}).flatMap((message) => message.split('\n'))) };
+}
+
+/** `.env` under the real environment (which wins), read once: both the traces' setup, which runs first, and loadConfig ask for it. */
+let envFileRead = false;
+export function readEnvFile(cwd = process.cwd()): void {
+  const path = resolve(cwd, '.env');
+  if (envFileRead || !existsSync(path)) return;
+  envFileRead = true;
+  for (const [name, value] of Object.entries(getDefaultParser()(readFileSync(path)))) process.env[name] ??= String(value);
+}
+
+function productionDemands(environment: Environment): string[] {
+  return [
+    environment.DATABASE_URL === undefined &&
+      'DATABASE_URL is required in production: the PostgreSQL server that keeps the data (the embedded PostgreSQL is for development, a first run and the tests). Set it to postgres://<user>:<password>@<host>:5432/<database>',
+    environment.CURSOR_SECRET.length === 0 &&
+      'CURSOR_SECRET is required in production: the secret that signs list cursors, the same on every instance. Make one with `openssl rand -base64 32`',
+    // Refused rather than served to anyone: the metrics describe traffic, keys' refusals and the database.
+    environment.METRICS_ENABLED &&
+      environment.METRICS_TOKEN === undefined &&
+      'METRICS_TOKEN is required in production while metrics are on: the bearer token Prometheus sends to GET /metrics. Make one with `openssl rand -hex 32` (or set METRICS_ENABLED=false)',
+  ].filter((demand) => demand !== false);
+}
+
+/** The demands checked before the database opens: whether it holds a key is not known yet, so that is named too. */
+export function startDemands(demands: string[], apiKeys: string[]): string[] {
+  if (demands.length === 0 || apiKeys.length > 0) return demands;
+  return [
+    ...demands,
+    'API_KEYS is empty and the database is not opened until the above are set: unless it already holds a key, create one with `pnpm keys create --name <label>` (`./keys.sh create --name <label>` in the image; same DATABASE_URL or DATA_DIR) or set API_KEYS',
+  ];
+}
+
+/** ConfigService<AppConfig, true> of what loadConfig already read (the entry point needs the database first): nothing is read here. */
+export function configModule(config: AppConfig) {
+  return ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validatePredefined: false, skipProcessEnv: true, load: [() => config] });
 }

@@ -3,8 +3,8 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, Matches, ValidateBy } from 'class-validator';
 import { IsApiKeys, IsCursorSecrets, IsMetricsToken } from './secret-rules';
 
-export const NODE_ENVS = ['development', 'production', 'test'] as const;
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 // A value that does not convert stays as written, for its rule to name it.
 const integer = Transform(({ value }: { value: string }) => (/^[0-9]+$/.test(value) ? Number(value) : value));
@@ -35,10 +35,7 @@ const NEEDS_DATABASE_URL = ValidateBy({
   },
 });
 
-/**
- * Every environment variable the service and the key tool read (README.md's table says what each means):
- * the property is the variable, its initial value the default, its decorators the rules.
- */
+/** Every variable the service and the key tool read (README.md's table): the property's initial value is the default. */
 export class Environment {
   @IsIn(NODE_ENVS, oneOf('development, production or test')) NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
 

@@ -8,10 +8,7 @@ const MIN_BITS = 64;
 const KEY_FIX = 'openssl rand -base64 32';
 const TOKEN_FIX = 'openssl rand -hex 32';
 
-/**
- * A rule on a secret, or on each entry of a list of them (`entry N`): `format` says what is wrong with
- * one anywhere; production also refuses a guessable one. The message never echoes the secret.
- */
+/** A rule on a secret or each entry of a list (`entry N`); production also refuses a guessable one. Never echoes the secret. */
 function Secret(fix: string, format: (secret: string) => string | undefined): PropertyDecorator {
   const problems = ({ value, object }: ValidationArguments) =>
     (Array.isArray(value) ? value : [value]).flatMap((secret: string, index) => {
@@ -53,11 +50,7 @@ function weakness(secret: string, fix: string): string | undefined {
   if (bits < MIN_BITS) return `is too easy to guess (an estimated ${Math.floor(bits)} bits; at least ${MIN_BITS} needed): make one with \`${fix}\``;
 }
 
-/**
- * A guesser's view: log2 of the distinct characters, for every character that continues no pattern (it
- * repeats or extends the step of the two before it, `aaa` `abc` `987`, or ends a triple seen before);
- * the service's own words count as one character. A random 32-byte value scores over 200.
- */
+/** A guesser's view: log2(distinct characters) per character that continues no pattern (`aaa`, `abc`, a repeated triple, our own words). */
 function patternBits(secret: string): number {
   const characters = [...secret.replace(/petstore|pet|store|api|keys?|secret|cursor|metrics|token|changeme|password|production/gi, '\u0000')];
   const code = (index: number) => characters[index].codePointAt(0)!;

@@ -27,7 +27,7 @@ export async function checkDatabase(variable: string, url: string): Promise<void
 }
 
 /** The one line for a connection error; never the password. */
-export function explain(variable: string, url: string, error: Error): string {
+function explain(variable: string, url: string, error: Error): string {
   const { host, port, database, user } = parts(url);
   const server = `${host}:${port}`;
   const code = (error as { code?: string }).code ?? '';

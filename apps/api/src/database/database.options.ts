@@ -3,7 +3,6 @@ import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { migrations } from './migrations';
 
-/** Injection token of the DatabaseTarget the app was built for. */
 export const DATABASE_TARGET = Symbol('DATABASE_TARGET');
 
 /** Bounds on every wait for the database, in milliseconds: together under the 3 s promised for a 503. */
@@ -20,15 +19,12 @@ class BoundedClient extends Client {
 
 export interface DatabaseTarget {
   url: string;
-  /** The embedded PostgreSQL runs one session at a time, so it gets a single pooled connection. */
   embedded: boolean;
-  /** `transaction`: `url` is a transaction pooler, where no session state outlives a transaction. */
   pooling?: 'session' | 'transaction';
   /** A direct connection to the same database, for what needs a session (migrations). */
   directUrl?: string;
 }
 
-/** Where the configuration points: DATABASE_URL and its pooling, else the embedded PostgreSQL at `embeddedUrl`. */
 export function databaseTarget(config: AppConfig, embeddedUrl?: string): DatabaseTarget {
   if (!config.database.url) return { url: embeddedUrl!, embedded: true };
   return { url: config.database.url, embedded: false, pooling: config.database.pooling, directUrl: config.database.directUrl };
@@ -41,7 +37,7 @@ export function databaseOptions(target: DatabaseTarget, poolSize: number, timeou
     url: target.url,
     migrations,
     installExtensions: false,
-    poolSize: target.embedded ? 1 : poolSize,
+    poolSize: target.embedded ? 1 : poolSize, // PGlite runs one session at a time
     // pg-pool's connectionTimeoutMillis bounds the wait for a pooled connection; BoundedClient bounds connecting.
     connectTimeoutMS: POOL_WAIT_MS,
     extra: {

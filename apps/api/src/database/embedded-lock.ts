@@ -3,18 +3,14 @@ import { join } from 'node:path';
 import { check, lock } from 'proper-lockfile';
 import { DatabaseUnusableError } from './database-check';
 
-/**
- * One process per DATA_DIR (proper-lockfile). A killed process's lock goes stale after STALE_MS, which a start waits
- * for; refreshed often, as opening PGlite blocks this thread for seconds on a busy machine.
- */
 const LOCK = 'embedded-postgres.lock';
 /** Who holds the lock and, once it serves, at which URL (the key tool connects there). */
 const OWNER = 'embedded-postgres.json';
+// A killed process's lock goes stale (a start waits for it); refreshed often, as opening PGlite blocks this thread for seconds.
 const STALE_MS = 20_000;
 const UPDATE_MS = 2_000;
 const options = (dataDir: string) => ({ realpath: false, stale: STALE_MS, lockfilePath: join(dataDir, LOCK) });
 
-/** The files this service keeps in DATA_DIR beside PostgreSQL's. */
 export const LOCK_FILES = [LOCK, OWNER];
 
 export interface DataDirLock {
@@ -22,7 +18,7 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
-/** Takes `dataDir` for this process, or throws a one-line DatabaseUnusableError naming the process that serves it. */
+/** One process per DATA_DIR: otherwise a one-line DatabaseUnusableError naming the process that serves it. */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const release = await lock(dataDir, {
     ...options(dataDir),
@@ -49,7 +45,6 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   };
 }
 
-/** The process serving the embedded PostgreSQL in `dataDir`, and its URL, when one is running. */
 export async function runningOwner(dataDir: string): Promise<{ pid: number; url: string } | undefined> {
   const owner = readOwner(dataDir);
   if (!owner?.url || !(await check(dataDir, options(dataDir)).catch(() => false))) return undefined;

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, renameSync, rmSync, statfsSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ConfigError } from '../config/config';
 import { DatabaseUnusableError } from './database-check';
-import { closeToOthers, createSocketDir, ownerOnlyDataDir } from './embedded-files';
 import { DataDirLock, LOCK_FILES, lockDataDir } from './embedded-lock';
 
 /** `url`: what pg connects to, as to a server; `notices`: what the start corrected (open permissions), for the log. */
@@ -26,10 +27,7 @@ export function createEmbeddedDatabase(dataDir: string): Promise<PGlite> {
   return PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
 }
 
-/**
- * Serves PGlite (PostgreSQL in WebAssembly) over the wire protocol on a private Unix socket, for pg and TypeORM.
- * `dataDir`: a folder (made owner-only and locked first), or `memory://`. A refusal is one line naming DATA_DIR.
- */
+/** Serves PGlite over the wire protocol on a private Unix socket; `dataDir` (owner-only and locked first) or `memory://`. */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const notices: string[] = [];
   const inMemory = dataDir.startsWith('memory://');
@@ -42,8 +40,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     }
     const db = await createEmbeddedDatabase(dataDir);
     if (!inMemory) closeToOthers(dataDir);
-    // A socket in an owner-only directory: PGlite has no passwords, and any local user could use a loopback port.
-    const socketDir = createSocketDir();
+    // PGlite has no passwords: a socket in an owner-only directory (not DATA_DIR: a socket path stays under ~100 bytes), no loopback port.
+    const socketDir = mkdtempSync(join(tmpdir(), 'petstore-pg-'));
     // PGlite runs one query at a time; the socket server queues the connections' queries.
     const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: 8 });
     await server.start();
@@ -100,7 +98,6 @@ async function initialise(dataDir: string): Promise<void> {
   rmSync(target, { recursive: true, force: true });
 }
 
-/** Why a start failed, in a few words: the file system's error code, or PGlite's first line. */
 function reason(dataDir: string, error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
   const left = freeBytes(dataDir);
@@ -115,7 +112,6 @@ function reason(dataDir: string, error: unknown): string {
 const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).pop()?.slice(0, 300) ?? '';
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** Free bytes for this user where `path` is, or Infinity when that cannot be told. */
 function freeBytes(path: string): number {
   try {
     const { bavail, bsize } = statfsSync(path);
@@ -123,6 +119,43 @@ function freeBytes(path: string): number {
   } catch {
     return Infinity;
   }
+}
+
+/** The files hold key digests and every pet: owner-only like a server's data directory (the initdb child inherits it). */
+export const OWNER_ONLY_UMASK = 0o077;
+
+function ownerOnlyDataDir(dataDir: string, notice: (message: string) => void): void {
+  process.umask(OWNER_ONLY_UMASK);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const mode = statSync(dataDir).mode & 0o777;
+  let opened: number;
+  try {
+    if (mode & 0o077) chmodSync(dataDir, 0o700);
+    opened = closeToOthers(dataDir);
+  } catch (error) {
+    throw new ConfigError([`DATA_DIR ${dataDir} is open to other users and cannot be made owner-only: ${(error as Error).message}`]);
+  }
+  if (mode & 0o077 || opened > 0) {
+    notice(
+      `DATA_DIR ${dataDir} was open to other users (folder ${mode.toString(8).padStart(4, '0')}, ${opened} entries inside with group or other permissions): made owner-only`,
+    );
+  }
+}
+
+/** Takes group and other permissions off everything under `dir` (PGlite unpacks a new database 0666/0777); returns how many had some. */
+function closeToOthers(dir: string): number {
+  let opened = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isSymbolicLink()) continue;
+    const mode = lstatSync(path).mode & 0o777;
+    if (mode & 0o077) {
+      chmodSync(path, mode & 0o700);
+      opened++;
+    }
+    if (entry.isDirectory()) opened += closeToOthers(path);
+  }
+  return opened;
 }
 
 export { runningOwner as runningEmbeddedPostgres } from './embedded-lock';

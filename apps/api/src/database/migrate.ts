@@ -2,10 +2,7 @@ import { DataSource, MigrationExecutor } from 'typeorm';
 import { ConfigError } from '../config/config';
 import { DatabaseTarget, databaseOptions } from './database.options';
 
-/**
- * Applies pending migrations in one transaction behind a transaction-scoped advisory lock (a session lock would not
- * survive a transaction pooler): instances starting together migrate once. On the direct URL, without request timeouts.
- */
+/** In one transaction under a transaction-scoped advisory lock (a pooler keeps no session lock): instances starting together migrate once. */
 export async function migrate(target: DatabaseTarget): Promise<void> {
   const dataSource = new DataSource(databaseOptions({ ...target, url: target.directUrl ?? target.url }, 1, false));
   await dataSource.initialize().catch((error: Error) => {

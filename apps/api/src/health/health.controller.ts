@@ -2,26 +2,14 @@ import { Controller, Get } from '@nestjs/common';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@petstore/http-errors';
-import { Public } from '../auth/public.decorator';
+import { Public } from '../auth/auth.decorator';
 import { ApiPublicErrorResponses } from '../docs/openapi.decorators';
 import { DATABASE_TIMEOUTS } from '../database/database.options';
 import { DrainState } from '../http/drain';
 import { Metrics } from '../observability/metrics';
 
-export class ShuttingDownError extends DomainError {
-  constructor() {
-    super('service_unavailable', 'Not ready: shutting down');
-  }
-}
-
-export class DatabaseNotReadyError extends DomainError {
-  constructor() {
-    super('service_unavailable', 'Not ready: the database does not answer');
-  }
-}
-
 /** How long one ping's answer stands for every probe (the balancer checks each instance every 500 ms). */
-export const PING_FRESH_MS = 250;
+const PING_FRESH_MS = 250;
 
 const HEALTH_SCHEMA = {
   type: 'object',
@@ -64,10 +52,9 @@ export class HealthController {
   async ready(): Promise<{ status: 'ok' }> {
     if (this.drain.draining) {
       this.metrics.readiness(false);
-      throw new ShuttingDownError();
+      throw new DomainError('service_unavailable', 'Not ready: shutting down');
     }
-    // One ping shared by every concurrent probe and reused for PING_FRESH_MS: a flood of probes costs
-    // one pool connection, never one each. Bounded like a request's wait for the database.
+    // One ping shared by concurrent probes and reused for PING_FRESH_MS: a flood of probes costs one pool connection.
     const ping = () =>
       this.database
         .pingCheck('database')
@@ -78,7 +65,7 @@ export class HealthController {
       () => false,
     );
     this.metrics.readiness(answers);
-    if (!answers) throw new DatabaseNotReadyError();
+    if (!answers) throw new DomainError('service_unavailable', 'Not ready: the database does not answer');
     return { status: 'ok' };
   }
 }

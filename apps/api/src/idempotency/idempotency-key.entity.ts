@@ -1,9 +1,6 @@
 import { Column, Entity, EntityManager, Index, PrimaryColumn } from 'typeorm';
 
-/**
- * An Idempotency-Key record, per API key: the request's hash and the answer a retry replays. The
- * primary key makes two instances receiving the same key at once agree: only one INSERT wins.
- */
+/** The answer a retry with the same Idempotency-Key replays; the primary key lets only one of two concurrent INSERTs win. */
 @Entity({ name: 'idempotency_keys' })
 @Index('idempotency_keys_created_at_idx', ['createdAt'])
 export class IdempotencyKeyEntity {
@@ -30,16 +27,16 @@ export class IdempotencyKeyEntity {
   createdAt: Date;
 }
 
-/** The key a keyed request runs under. */
-export interface IdempotencyKeyRef {
+/** The key a keyed request runs under; `requestHash` is read when the answer is stored, after the body is parsed and valid. */
+export interface IdempotencyClaim {
   apiKeyId: string;
   key: string;
-  requestHash: string;
+  readonly requestHash: string;
 }
 
 type RecordedAnswer = Pick<IdempotencyKeyEntity, 'statusCode' | 'responseBody' | 'location'>;
 
 /** Records `answer` in `manager`'s transaction, the effect's: a key already recorded fails it (idempotency_keys_pkey). */
-export async function recordAnswer(manager: EntityManager, claim: IdempotencyKeyRef, answer: RecordedAnswer): Promise<void> {
+export async function recordAnswer(manager: EntityManager, claim: IdempotencyClaim, answer: RecordedAnswer): Promise<void> {
   await manager.insert(IdempotencyKeyEntity, { apiKeyId: claim.apiKeyId, idempotencyKey: claim.key, requestHash: claim.requestHash, ...answer });
 }

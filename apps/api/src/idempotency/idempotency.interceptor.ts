@@ -4,29 +4,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, from, lastValueFrom } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { Metrics } from '../observability/metrics';
+import type { IdempotencyClaim } from './idempotency-key.entity';
 import { IdempotencyKeyReusedError, IdempotencyService, RequestInProgressError, hashRequestBody } from './idempotency.service';
 
 // The draft's value is a structured-field string ("…"); the bare token form is accepted too.
 const KEY = /^(?:"([\x21\x23-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255}))$/;
 const KEY_MESSAGE = 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes';
 
-export interface IdempotencyClaim {
-  apiKeyId: string;
-  key: string;
-  /** Read when the answer is stored, after the body is parsed and valid. */
-  readonly requestHash: string;
-}
-
 const claims = new WeakMap<FastifyRequest, IdempotencyClaim>();
 
-export function claimOf(request: FastifyRequest): IdempotencyClaim | undefined {
-  return claims.get(request);
-}
+export const claimOf = (request: FastifyRequest) => claims.get(request);
 
-/**
- * Idempotency-Key (draft-ietf-httpapi-idempotency-key-header): the service stores the effect and the answer in one
- * transaction (`recordAnswer`); a key already taken makes that fail as a whole, and the recorded answer is replayed.
- */
+/** Idempotency-Key (IETF draft): effect and answer are stored in one transaction, which a key already taken fails: then the answer is replayed. */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(

@@ -21,7 +21,6 @@ export interface IdempotencyRecord {
   expired: boolean;
 }
 
-/** The idempotency_keys table (answers are recorded with `recordAnswer`, in the create's transaction). */
 @Injectable()
 export class IdempotencyRepository {
   constructor(private readonly db: BoundedQueries) {}
@@ -38,7 +37,6 @@ export class IdempotencyRepository {
     );
   }
 
-  /** Removes every record past its retention. */
   async sweep(): Promise<void> {
     await this.db.manager('idempotency_sweep', (manager) =>
       records(manager).delete().where(`created_at < now() - interval '${RETENTION}'`).execute(),

@@ -21,7 +21,6 @@ export interface StoredResponse {
   location: string | null;
 }
 
-/** Reads what an Idempotency-Key already holds; the answer is recorded with the effect (`recordAnswer`). */
 @Injectable()
 export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {
   private sweeper?: NodeJS.Timeout;

@@ -1,8 +1,6 @@
 import { ExecutionContext, UseInterceptors, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { IdempotencyClaim, IdempotencyInterceptor, claimOf } from './idempotency.interceptor';
-
-export type { IdempotencyClaim };
+import { IdempotencyInterceptor, claimOf } from './idempotency.interceptor';
 
 /** A POST run once per Idempotency-Key; its service stores the effect and the answer under `@IdempotencyClaimOf()`. */
 export const Idempotent = () => UseInterceptors(IdempotencyInterceptor);

@@ -6,11 +6,7 @@ const MAX_PATH = 200;
 const MAX_VALUE = 64;
 const MAX_PARAMETERS = 8;
 
-/**
- * A request URL as it may go into a log line, whatever a client put in it (a key, 16 KB): the path cut at
- * 200 characters, at most 8 parameters, only the API's own parameters with their values (cut at 64), and
- * anything shaped like a key, or an API_KEYS entry, redacted wherever it is before anything is cut.
- */
+/** A URL fit for a log line: keys and API_KEYS entries redacted before anything is cut, path ≤ 200, ≤ 8 parameters, only ours with values. */
 export function loggableUrl(url: string, apiKeys: readonly string[] = []): string {
   const question = url.indexOf('?');
   const path = cut(redactSecrets(question === -1 ? url : url.slice(0, question), apiKeys), MAX_PATH);
@@ -36,7 +32,6 @@ function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/** `text` with every `pet_…`-shaped key and every API_KEYS entry redacted. */
 export function redactSecrets(text: string, apiKeys: readonly string[]): string {
   let redacted = redactKeys(text);
   for (const key of apiKeys) if (redacted.includes(key)) redacted = redacted.replaceAll(key, '…');

@@ -7,10 +7,8 @@ import { loggableUrl } from './loggable-url';
 const CONTROLLER_HEADING = /^\w+ \{[^}]*\}:$/;
 
 /**
- * nestjs-pino's logger with no per-request middleware (`forRoutes: []`): pino-http's child logger and the
- * AsyncLocalStorage it runs every request in cost about a third of a request's CPU (pnpm bench), so the few
- * lines written during a request name its `requestId` themselves. The request lines are request-log.ts's.
- * Headers are never logged, so no key can reach the log through them.
+ * nestjs-pino without its per-request middleware (`forRoutes: []`): pino-http's child logger and AsyncLocalStorage cost a
+ * third of a request's CPU, so lines written during a request name their `requestId`. Headers are never logged.
  */
 export function loggerParams(config: AppConfig, stdoutIsTerminal = process.stdout.isTTY === true): Params {
   const format = config.logging.format ?? (stdoutIsTerminal ? 'pretty' : 'json');

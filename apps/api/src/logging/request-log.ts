@@ -19,10 +19,7 @@ export function requestIdGenerator(apiKeys: readonly string[]): (raw: IncomingMe
   };
 }
 
-/**
- * Echoes the request id on every answer and writes one line per answered request. A Fastify hook, not
- * pino-http's own line: pino-http sees Node's request, without the route template or the API key.
- */
+/** One line per answered request, from a Fastify hook: pino-http's own line lacks the route template and the API key. */
 export function installRequestLog(fastify: FastifyInstance, apiKeys: readonly string[]): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);

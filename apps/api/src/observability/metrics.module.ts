@@ -5,7 +5,6 @@ import { AppConfig } from '../config/config';
 import { Metrics, type PoolStats } from './metrics';
 import { MetricsController, MetricsTokenGuard } from './metrics.controller';
 
-/** The metrics every feature counts into, and `GET /metrics` while METRICS_ENABLED (the default). */
 @Module({})
 export class MetricsModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -19,10 +18,7 @@ export class MetricsModule {
   }
 }
 
-/**
- * Counts and times every answered request, unknown routes included, in one Fastify hook rather than an
- * interceptor (an rxjs pipeline per handler; see docs/performance.md), and reads the pool at each scrape.
- */
+/** Counts every answered request, unknown routes included, in one Fastify hook (an interceptor is an rxjs pipeline per handler). */
 export function installMetrics(fastify: FastifyInstance, metrics: Metrics, dataSource: DataSource): void {
   // TypeORM's postgres driver holds pg's Pool as its public `master`, which counts its clients.
   const driver = dataSource.driver as { master?: PoolStats };

@@ -1,24 +1,13 @@
+import type { Pool } from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** What a feature counts into: one series of a prom-client counter, bound to its label value. */
-export interface Count {
-  inc(value?: number): void;
-}
-
-export interface PoolStats {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
+type Count = Counter.Internal;
+export type PoolStats = Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
 
 /** A method outside these (`PROPFIND`, `MKCOL`: Node's parser knows dozens) counts as `other`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/**
- * The service's Prometheus series (deploy/monitoring's alert rules use their names) and prom-client's
- * process metrics, in a registry of their own. Every label value is chosen by the code (a route template,
- * a statement name, a fixed reason), never by a client, so the number of series is bounded.
- */
+/** The service's series (deploy/monitoring's alerts use their names); every label value is chosen by the code, so the series are bounded. */
 export class Metrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
@@ -87,7 +76,6 @@ export class Metrics {
   private readonly statementSeries = new Map<string, Record<'ok' | 'error', Histogram.Internal<string>>>();
   private readonly requestSeries = new Map<string, { count: Count; duration: Histogram.Internal<string> }>();
   private pool: () => PoolStats | undefined = () => undefined;
-  /** The last readiness answer (undefined before the first check). */
   private ready?: boolean;
 
   /** Off (METRICS_ENABLED=false), the series still count but nothing exports them. */
@@ -123,14 +111,15 @@ export class Metrics {
     series.duration.observe(milliseconds / 1000);
   }
 
-  /** The timings of one statement (names are constants in the code); both outcomes are exported from its first use. */
-  statement(name: string): Record<'ok' | 'error', Histogram.Internal<string>> {
+  /** Times one statement (names are constants in the code) until its outcome; both outcomes are exported from its first use. */
+  statement(name: string): (outcome: 'ok' | 'error') => void {
     let series = this.statementSeries.get(name);
     if (!series) {
       for (const outcome of ['ok', 'error']) this.statements.zero({ statement: name, outcome });
       this.statementSeries.set(name, (series = { ok: this.statements.labels(name, 'ok'), error: this.statements.labels(name, 'error') }));
     }
-    return series;
+    const start = performance.now();
+    return (outcome) => series[outcome].observe((performance.now() - start) / 1000);
   }
 
   /** The count of one deprecated operation's calls, exported from 0 once its route is registered. */
@@ -139,13 +128,11 @@ export class Metrics {
     return this.deprecatedCalls.labels(operation);
   }
 
-  /** One readiness answer; a change from the previous one is counted. */
   readiness(ready: boolean): void {
     if (this.ready !== undefined && this.ready !== ready) this.readinessChanges.inc();
     this.ready = ready;
   }
 
-  /** The pool to report on, read at each scrape. */
   watchPool(read: () => PoolStats | undefined): void {
     this.pool = read;
   }
@@ -161,10 +148,7 @@ export class Metrics {
   }
 }
 
-/**
- * The route label as the OpenAPI document spells it (`/v1/pets/{petId}`) from Fastify's template; a
- * request no route matched gets `unmatched`, so ids and random paths cannot multiply the series.
- */
+/** Fastify's template as the document spells it (`/v1/pets/{petId}`); `unmatched` when no route matched, so paths cannot multiply series. */
 export function routeLabel(template: string | undefined): string {
   return template ? template.replace(/:([A-Za-z0-9_]+)/g, '{$1}') : 'unmatched';
 }

@@ -8,10 +8,7 @@ import { tracing } from './tracing';
 /** Probes and scrapes every few seconds would drown the requests worth following. */
 const UNTRACED = /^\/(health\/|metrics(\?|$))/;
 
-/**
- * A server span per request (http) and a client span per SQL statement of a request (pg, never its values),
- * sent over OTLP/HTTP. Metrics and logs stay Prometheus's and stdout's: the SDK exports neither.
- */
+/** A span per request (http) and per SQL statement of a request (pg, never its values) over OTLP/HTTP; metrics and logs are not the SDK's. */
 export function startTracing(): void {
   const sdk = new NodeSDK({
     ...(!process.env.OTEL_SERVICE_NAME && { serviceName: 'petstore-api' }),
@@ -32,10 +29,7 @@ export function startTracing(): void {
   tracing.flush = () => sdk.shutdown();
 }
 
-/**
- * The URL's attributes: the path cut at 200 characters and the names of at most 8 query parameters, never
- * their values (a cursor, a key in `access_token`); anything shaped like a key is written `pet_…`.
- */
+/** The path cut at 200 characters and at most 8 query parameter names, never their values; anything key-shaped is written `pet_…`. */
 export function urlAttributes(url: string | undefined): Record<string, string> {
   if (url === undefined) return {};
   const [rawPath, query] = url.split(/\?(.*)/s, 2);

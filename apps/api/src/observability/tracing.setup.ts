@@ -1,9 +1,6 @@
-import { readEnvFile } from '../config/read-environment';
+import { readEnvFile } from '../config/config';
 
-/**
- * Imported first by the entry point: NodeSDK patches http and pg as they load. The SDK is never loaded
- * unless OTEL_* names an exporter or an OTLP endpoint; it reads the rest of OTEL_* itself.
- */
+// Imported first by the entry point, as NodeSDK patches http and pg as they load; it reads the rest of OTEL_* itself.
 readEnvFile(); // once per process: loadConfig finds it read
 const { OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT } = process.env;
 if (OTEL_TRACES_EXPORTER ? OTEL_TRACES_EXPORTER !== 'none' : (OTEL_EXPORTER_OTLP_ENDPOINT ?? OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) {

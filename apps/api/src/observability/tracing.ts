@@ -5,11 +5,7 @@ import { routeLabel } from './metrics';
 /** Whether traces are on in this process: set once by tracing.setup, before the app's modules load. */
 export const tracing = { enabled: false, flush: (): Promise<void> => Promise.resolve() };
 
-/**
- * Names the HTTP instrumentation's server span after the route template as the OpenAPI document spells it
- * (`GET /v1/pets/{petId}`), through its route metadata, and flushes spans when the server closes.
- * Not @fastify/otel: it adds spans per hook, names routes `/v1/pets/:petId` and records the raw URL, keys included.
- */
+/** Names the server span after the route as the document spells it (not @fastify/otel: spans per hook, raw URLs with keys); flushes on close. */
 export function installTracing(fastify: FastifyInstance): void {
   if (!tracing.enabled) return;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with traces on, as the SDK is (1.3 MB of heap)

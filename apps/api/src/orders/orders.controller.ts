@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@petstore/http-errors';
-import { RequireScopes } from '../auth/scopes.decorator';
+import { RequireScopes } from '../auth/auth.decorator';
 import { ApiErrorResponses } from '../docs/openapi.decorators';
 
 /** Declared so that the document and the scopes name it; its behaviour is not specified yet. */

@@ -1,13 +1,7 @@
 import { CATEGORY_ID_MAX, DEFAULT_PET_STATUS, NAME_MAX_LENGTH, PET_STATUSES, Pet, PetStatus } from '@petstore/contracts';
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn, getMetadataArgsStorage } from 'typeorm';
 
-/**
- * TypeORM's model of the pets table, which the migrations create; the API shape is `Pet` from
- * @petstore/contracts. The CHECKs are the contract's rules in SQL, written from its constants.
- * Drift is caught by test/integration/schema.integration-spec.ts (entity vs migrations),
- * test/integration/pet-rules.integration-spec.ts (CHECKs vs rules) and pet.entity.spec.ts (fields).
- * Rows are read by the hot-path statements and mapped by `rowToPet` alone, never through the entity.
- */
+/** The pets table (the migrations create it), its CHECKs the contract's rules; rows are mapped by `rowToPet` alone, never through the entity. */
 @Entity({ name: 'pets' })
 @Check('pets_name_length', `char_length(name) BETWEEN 1 AND ${NAME_MAX_LENGTH}`)
 @Check('pets_name_not_blank', `btrim(name) <> ''`)
@@ -23,7 +17,6 @@ export class PetEntity {
   @Column({ type: 'text' })
   name: string;
 
-  /** pg returns bigint as text; rowToPet makes it a number (category ids are bounded by 2^53 - 1). */
   @Column({ type: 'bigint', name: 'category_id' })
   categoryId: string;
 
@@ -31,13 +24,12 @@ export class PetEntity {
   status: PetStatus;
 }
 
-/** The entity's columns, in order: the select list of the hot-path statements. */
 export const PET_COLUMN_NAMES = getMetadataArgsStorage()
   .columns.filter((column) => column.target === PetEntity)
   .map((column) => column.options.name ?? column.propertyName);
 export const PET_COLUMNS = PET_COLUMN_NAMES.join(', ');
 
-/** A pets row as the hot-path statements select it (`PET_COLUMNS`); pg returns bigint as text. */
+/** pg returns bigint as text. */
 export interface PetRow {
   id: string;
   name: string;

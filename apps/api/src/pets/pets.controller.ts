@@ -16,11 +16,12 @@ import {
   schemaOf,
 } from '@petstore/contracts';
 import type { FastifyReply } from 'fastify';
-import { RequireScopes } from '../auth/scopes.decorator';
+import { RequireScopes } from '../auth/auth.decorator';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { JsonBody } from '../http/json-body';
 import { Location } from '../http/location.decorator';
-import { Idempotent, IdempotencyClaim, IdempotencyClaimOf } from '../idempotency/idempotent.decorator';
+import type { IdempotencyClaim } from '../idempotency/idempotency-key.entity';
+import { Idempotent, IdempotencyClaimOf } from '../idempotency/idempotent.decorator';
 import { logQueryValues } from '../logging/loggable-url';
 import { PetsService } from './pets.service';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_PET_STATUS, LIST_LIMIT_DEFAULT, ListPetsQuery, NewPet, Pet } from '@petstore/contracts';
 import { DomainError } from '@petstore/http-errors';
-import type { IdempotencyClaim } from '../idempotency/idempotent.decorator';
+import type { IdempotencyClaim } from '../idempotency/idempotency-key.entity';
 import { PetCursors } from './pet-cursors';
 import { PetsRepository } from './pets.repository';
 
@@ -28,7 +28,6 @@ export class PetsService {
     return { pets: pets.slice(0, limit), next: this.cursors.issue(String(pets[limit - 1].id), query.status) };
   }
 
-  /** Under an Idempotency-Key, the pet and the answer a retry replays are stored together. */
   create(input: NewPet, claim?: IdempotencyClaim): Promise<Pet> {
     const pet = { name: input.name, categoryId: input.categoryId, status: input.status ?? DEFAULT_PET_STATUS };
     return claim ? this.pets.insertRecorded(pet, claim) : this.pets.insert(pet);

@@ -1,11 +1,7 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { LRUCache } from 'lru-cache';
 
-/**
- * Fixed-window counters in this process, for an instance without REDIS_URL: one number per key, where the library's
- * own storage keeps every hit (30 µs a request at 1,000 hits in the window, 209 µs at 20,000). A refused key may
- * come back when its window ends; beyond 10,000 keys counting at once, the least recent start again.
- */
+/** One fixed-window count per key (the library's storage keeps every hit: 209 µs a request at 20,000); beyond 10,000 keys the oldest restart. */
 export class MemoryThrottlerStorage implements ThrottlerStorage {
   private readonly windows = new LRUCache<string, { hits: number; endsAt: number }>({ max: 10_000 });
 

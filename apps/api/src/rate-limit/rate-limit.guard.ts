@@ -6,11 +6,7 @@ import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { Metrics } from '../observability/metrics';
 import { RedisCountFailed } from './redis-throttler.storage';
 
-/**
- * One counter per API key (the one BearerAuthGuard accepted) for all routes, announced on every authenticated answer
- * with the RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers; over it, 429 with
- * Retry-After. handleRequest is replaced, as @nestjs/throttler documents, because its own headers are X-RateLimit-*.
- */
+/** One count per API key with the IETF RateLimit-Policy and RateLimit fields (handleRequest replaced, as documented: its own are X-RateLimit-*). */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
   @Inject() private readonly metrics!: Metrics;

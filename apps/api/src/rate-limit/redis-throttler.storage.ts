@@ -16,11 +16,7 @@ export class RedisCountFailed extends Error {
 }
 const OPEN_MS = 5_000;
 
-/**
- * The counters in Redis, behind a circuit breaker: ioredis fails a count at once when it is not connected, or after
- * 500 ms without an answer; after 3 failures in a row Redis is not asked for 5 s, so that requests do not each wait
- * for that timeout. A failed count throws and the guard lets the request through. Outcomes go to `petstore_redis_checks_total`.
- */
+/** Counts in Redis behind a circuit breaker (after 3 failures in a row, not asked for 5 s), so requests do not each wait for its timeout. */
 export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private failuresInARow = 0;
