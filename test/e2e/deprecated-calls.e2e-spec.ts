@@ -86,7 +86,7 @@ describe('deprecated-call tracking (e2e)', () => {
 
   it('neither marks nor counts the 404 of an unknown path that the route of getPet matches with an empty id (/v1/pets/)', async () => {
     const deprecationHeaders = (response: { headers: Headers }) => ['deprecation', 'sunset', 'link'].map((name) => response.headers.get(name));
-    const before = valueOf(await scrape(), 'petstore_deprecated_calls_total', { operation: 'getPet' });
+    const before = valueOf(await scrape(), 'petstore_deprecated_calls_total', { operation: 'getPet' }) ?? 0;
     const unknown = await api.request('GET', '/v1/pets/', { headers: { authorization: `Bearer ${caller}` } });
     expectError(unknown, 404, 'not_found', 'No route matches GET /v1/pets/');
     expect(deprecationHeaders(unknown)).toEqual([null, null, null]);
