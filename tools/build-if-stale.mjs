@@ -1,11 +1,12 @@
 // `tsc -b tsconfig.build.json`, only when a source changed since the last build: an up-to-date `tsc -b` still
-// loads TypeScript and checks every project, a second or more on a busy machine, before each `pnpm keys …`.
-// Silent when current; what tsc prints goes to stderr (stdout is for results: KEY=$(pnpm -s keys create …)).
+// loads TypeScript and checks every project before each `pnpm keys …`. Silent when current; what tsc prints
+// goes to stderr (stdout is for results: KEY=$(pnpm -s keys create …)). `node build-if-stale.mjs <built script>
+// args…` then runs that script in this process (one node start less), with its own argv.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // When this script last ran tsc -b: a run that found nothing to emit leaves tsc's own files as they were.
@@ -39,4 +40,8 @@ if (stale()) {
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, '');
   utimesSync(stamp, started, started); // a source saved while tsc ran is newer
+}
+if (process.argv[2]) {
+  process.argv.splice(1, 2, resolve(process.argv[2])); // the script reads its arguments from argv[2] on
+  await import(pathToFileURL(process.argv[1]).href);
 }

@@ -17,6 +17,7 @@ describe('--help of every script with options', () => {
     ['bench/run.js', node, ['bench/run.js', '--help']],
     ['bench/soak.mjs', node, ['bench/soak.mjs', '--help']],
     ['the key tool', node, [KEYS_CLI, '--help']],
+    ['the key tool through pnpm keys (built when stale, then run)', 'pnpm', ['-s', 'keys', '--help']],
     ['the embedded server', node, [EMBEDDED_SERVER, '--help']],
     ['the embedded initdb', node, [join(BIN, 'embedded-initdb.js'), '--help']],
     ['the migrations (a release step)', node, [join(BIN, 'migrate.js'), '--help']],
@@ -85,6 +86,13 @@ describe('the build before the key tool and the start (tools/build-if-stale.mjs)
     expect(await launch()).toEqual({ code: 0, stdout: '', stderr: BUILDING });
     expect(readFileSync(join(dir, 'p', 'dist', 'a.js'), 'utf8')).toContain('a = 2');
     expect(await launch()).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it("then runs the script it is given in its own process, with that script's arguments (pnpm keys: node tools/build-if-stale.mjs keys.js …)", async () => {
+    const script = join(dir, 'show-argv.cjs');
+    writeFileSync(script, 'process.stdout.write(JSON.stringify(process.argv.slice(1)));\n');
+    const result = await run(node, [join(dir, 'tools', 'build-if-stale.mjs'), script, 'list', '--json'], {});
+    expect(result).toMatchObject({ code: 0, stdout: JSON.stringify([script, 'list', '--json']) });
   });
 
   it("fails with tsc's errors on stderr, nothing on stdout (KEY=$(pnpm -s keys create …) stays empty)", async () => {
