@@ -1,5 +1,6 @@
 import { generateApiKey, hashApiKey } from '../../apps/api/src/auth/api-key';
 import { KEYS_CLI, run } from '../support/processes';
+import { expectError } from '../support/expectations';
 import { parseExposition, valueOf } from '../support/prometheus';
 import { AUTH, useTestApp } from '../support/test-app';
 
@@ -81,5 +82,18 @@ describe('deprecated-call tracking (e2e)', () => {
     const keys = JSON.parse(json.stdout) as { id: string; lastDeprecatedCallAt: string | null }[];
     const rows = await stored();
     expect(keys.map((k) => [k.id, k.lastDeprecatedCallAt])).toEqual(rows.map((r) => [r.id, r.last_deprecated_call_at?.toISOString() ?? null]));
+  });
+
+  it('neither marks nor counts the 404 of an unknown path that the route of getPet matches with an empty id (/v1/pets/)', async () => {
+    const deprecationHeaders = (response: { headers: Headers }) => ['deprecation', 'sunset', 'link'].map((name) => response.headers.get(name));
+    const before = valueOf(await scrape(), 'petstore_deprecated_calls_total', { operation: 'getPet' }) ?? 0;
+    const unknown = await api.request('GET', '/v1/pets/', { headers: { authorization: `Bearer ${caller}` } });
+    expectError(unknown, 404, 'not_found', 'No route matches GET /v1/pets/');
+    expect(deprecationHeaders(unknown)).toEqual([null, null, null]);
+    // getPet's own 404 is a call of the operation: marked, as the document says, and counted.
+    const missing = await getPet(caller, 999_999);
+    expectError(missing, 404, 'not_found', 'No pet with id 999999');
+    expect(deprecationHeaders(missing)).toEqual(['@1767225600', 'Thu, 05 Dec 2030 00:00:00 GMT', '</v1/pets>; rel="successor-version"']);
+    expect(valueOf(await scrape(), 'petstore_deprecated_calls_total', { operation: 'getPet' })).toBe(before + 1);
   });
 });

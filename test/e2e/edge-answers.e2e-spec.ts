@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { PET_ID_MAX } from '@petstore/contracts';
+import { ContractChecker, OpenApiDocument } from '../support/contract';
 import { expectError, expectValidationFailed } from '../support/expectations';
 import { parseExposition, valueOf } from '../support/prometheus';
 import { parseAnswer, sendRaw } from '../support/raw-http';
@@ -95,20 +96,46 @@ describe('router errors are logged and counted (e2e)', () => {
     await drop?.();
   }, STARTUP_TIMEOUT_MS);
 
-  it('writes the request line and counts the answer of a path the router refuses', async () => {
-    const response = await fetch(`${service.baseUrl}/v1/pets/%`, { headers: { 'x-request-id': 'router-error-1' } });
-    expect(response.status).toBe(400);
-    expect(response.headers.get('x-request-id')).toBe('router-error-1');
+  /** The request line of `requestId`, once the service wrote it. */
+  async function requestLine(requestId: string): Promise<Record<string, any> | undefined> {
     let line: Record<string, any> | undefined;
     for (let i = 0; i < 50 && !line; i++) {
       line = service.lines
         .filter((text) => text.startsWith('{'))
         .map((text) => JSON.parse(text) as Record<string, any>)
-        .find((entry) => entry.requestId === 'router-error-1' && entry.res);
+        .find((entry) => entry.requestId === requestId && entry.res);
       if (!line) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(line).toMatchObject({ req: { method: 'GET', url: '/v1/pets/%' }, res: { statusCode: 400 } });
+    return line;
+  }
+
+  it('writes the request line and counts the answer of a path the router refuses', async () => {
+    const response = await fetch(`${service.baseUrl}/v1/pets/%`, { headers: { 'x-request-id': 'router-error-1' } });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-request-id')).toBe('router-error-1');
+    expect(await requestLine('router-error-1')).toMatchObject({ req: { method: 'GET', url: '/v1/pets/%' }, res: { statusCode: 400 } });
     const samples = parseExposition(await (await fetch(`${service.baseUrl}/metrics`)).text());
     expect(valueOf(samples, 'petstore_http_requests_total', { method: 'GET', route: 'unmatched', status: '400' })).toBe(1);
+  });
+
+  it('answers CONNECT 405 with the Error body and writes its request line (Node drops it unanswered by default)', async () => {
+    const { hostname, port } = new URL(service.baseUrl);
+    const socket = connect(Number(port), hostname);
+    let raw = '';
+    socket.on('data', (data) => (raw += data.toString('latin1')));
+    const closed = once(socket, 'close');
+    socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nX-Request-Id: connect-1\r\n\r\n');
+    await closed;
+    const answer = parseAnswer(raw)!;
+    expect(answer).toMatchObject({
+      status: 405,
+      // An empty Allow: no method opens a tunnel here (RFC 9110, 10.2.1).
+      headers: { allow: '', 'x-request-id': 'connect-1', 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+      body: { code: 'method_not_allowed', message: 'CONNECT is not allowed: this server is not a proxy', status: 405 },
+    });
+    const document = (await (await fetch(`${service.baseUrl}/docs/openapi.json`)).json()) as OpenApiDocument;
+    const contentType = answer.headers['content-type'];
+    expect(new ContractChecker(document).problem('CONNECT', '/', answer.status, contentType, answer.body, answer.text)).toBeUndefined();
+    expect(await requestLine('connect-1')).toMatchObject({ req: { method: 'CONNECT', url: 'example.com:443' }, res: { statusCode: 405 } });
   });
 });

@@ -1,3 +1,5 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_SERVER, KEYS_CLI, ROOT, run } from '../support/processes';
 
@@ -15,6 +17,7 @@ describe('--help of every script with options', () => {
     ['bench/run.js', node, ['bench/run.js', '--help']],
     ['bench/soak.mjs', node, ['bench/soak.mjs', '--help']],
     ['the key tool', node, [KEYS_CLI, '--help']],
+    ['the key tool through pnpm keys (built when stale, then run)', 'pnpm', ['-s', 'keys', '--help']],
     ['the embedded server', node, [EMBEDDED_SERVER, '--help']],
     ['the embedded initdb', node, [join(BIN, 'embedded-initdb.js'), '--help']],
     ['the migrations (a release step)', node, [join(BIN, 'migrate.js'), '--help']],
@@ -31,5 +34,72 @@ describe('--help of every script with options', () => {
   it('refuses an unknown option of a benchmark with exit 2, before any work', async () => {
     const result = await run(node, ['bench/run.js', '--fast'], NOWHERE);
     expect(result).toMatchObject({ code: 2, stderr: 'Unknown argument "--fast" (see --help)\n' });
+  });
+});
+
+/**
+ * tools/build-if-stale.mjs, which `pnpm keys` and `pnpm start` run first, on a workspace of one project: tsc
+ * runs when the build is missing or older than a source, and not at all when it is current.
+ */
+describe('the build before the key tool and the start (tools/build-if-stale.mjs)', () => {
+  let dir: string;
+  const source = () => join(dir, 'p', 'src', 'a.ts');
+  const launch = () => run(node, [join(dir, 'tools', 'build-if-stale.mjs')], {});
+  /** As if the last build were a minute old: every source is newer. */
+  const ageBuild = () => {
+    const past = new Date(Date.now() - 60_000);
+    for (const file of [join(dir, 'p', 'dist', 'tsconfig.tsbuildinfo'), join(dir, 'node_modules', '.cache', 'build-if-stale')])
+      if (existsSync(file)) utimesSync(file, past, past);
+  };
+  const BUILDING = 'Building: sources changed since the last build (tsc -b tsconfig.build.json)\n';
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'build-if-stale-'));
+    mkdirSync(join(dir, 'p', 'src'), { recursive: true });
+    mkdirSync(join(dir, 'tools'));
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(join(ROOT, 'node_modules', 'typescript'), join(dir, 'node_modules', 'typescript'));
+    copyFileSync(join(ROOT, 'tools', 'build-if-stale.mjs'), join(dir, 'tools', 'build-if-stale.mjs'));
+    writeFileSync(join(dir, 'pnpm-lock.yaml'), '');
+    writeFileSync(join(dir, 'tsconfig.build.json'), JSON.stringify({ files: [], references: [{ path: 'p' }] }));
+    const compilerOptions = { composite: true, rootDir: 'src', outDir: 'dist', tsBuildInfoFile: 'dist/tsconfig.tsbuildinfo', types: [] };
+    writeFileSync(join(dir, 'p', 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src'] }));
+    writeFileSync(source(), 'export const a = 1;\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('builds when there is no build, then runs no tsc at all while the build is current, silently', async () => {
+    expect(await launch()).toEqual({ code: 0, stdout: '', stderr: BUILDING });
+    expect(existsSync(join(dir, 'p', 'dist', 'a.js'))).toBe(true);
+    // Without TypeScript a run that needed tsc would fail: a current build does not.
+    renameSync(join(dir, 'node_modules', 'typescript'), join(dir, 'node_modules', 'typescript-away'));
+    try {
+      expect(await launch()).toEqual({ code: 0, stdout: '', stderr: '' });
+    } finally {
+      renameSync(join(dir, 'node_modules', 'typescript-away'), join(dir, 'node_modules', 'typescript'));
+    }
+  });
+
+  it('builds again when a source is newer than the build, and only once', async () => {
+    writeFileSync(source(), 'export const a = 2;\n');
+    ageBuild();
+    expect(await launch()).toEqual({ code: 0, stdout: '', stderr: BUILDING });
+    expect(readFileSync(join(dir, 'p', 'dist', 'a.js'), 'utf8')).toContain('a = 2');
+    expect(await launch()).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it("then runs the script it is given in its own process, with that script's arguments (pnpm keys: node tools/build-if-stale.mjs keys.js …)", async () => {
+    const script = join(dir, 'show-argv.cjs');
+    writeFileSync(script, 'process.stdout.write(JSON.stringify(process.argv.slice(1)));\n');
+    const result = await run(node, [join(dir, 'tools', 'build-if-stale.mjs'), script, 'list', '--json'], {});
+    expect(result).toMatchObject({ code: 0, stdout: JSON.stringify([script, 'list', '--json']) });
+  });
+
+  it("fails with tsc's errors on stderr, nothing on stdout (KEY=$(pnpm -s keys create …) stays empty)", async () => {
+    writeFileSync(source(), "export const a: number = 'x';\n");
+    ageBuild();
+    const result = await launch();
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toContain("src/a.ts(1,14): error TS2322: Type 'string' is not assignable to type 'number'.");
   });
 });

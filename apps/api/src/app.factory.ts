@@ -10,7 +10,7 @@ import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
 import { routedPaths, setupSwagger } from './docs/swagger';
 import { installDeprecationHeaders } from './http/deprecation';
-import { clientErrorHandler } from './http/parser-errors';
+import { clientErrorHandler, refuseConnect } from './http/parser-errors';
 import { DrainState } from './http/drain';
 import { installCors } from './http/cors';
 import { addSecurityHeaders, installSecurityHeaders } from './http/security-headers';
@@ -54,6 +54,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   limitServer(app.getHttpServer(), config);
+  refuseConnect(app.getHttpServer(), config.auth.apiKeys);
   const routes = new RouteTable();
   // `*` is the CORS plugin's preflight route, not a path of the API.
   fastify.addHook('onRoute', (route) => {

@@ -75,6 +75,7 @@ export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') impleme
       route.onResponse = [
         ...existing,
         (request, _reply, done) => {
+          if (request.is404) return done(); // no call of the operation (see installDeprecationHeaders)
           count.inc();
           const keyId = (request as AuthenticatedRequest).apiKey?.keyId;
           // API_KEYS entries (`env-…`) have no row: the request log names them.

@@ -22,8 +22,9 @@ Database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR (default .data/
 
 class UsageError extends Error {}
 
-/** Control (Cc) and format characters (Cf: U+202E, U+200B…) garble or hide what `keys list` shows; separators break its rows. */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** What would let `ops` and a lookalike read the same in `keys list`: controls, format characters (U+202E, U+200B), spaces
+ * but the plain one, separators, default-ignorables that show as nothing (U+034F, U+3164), a mark on no visible base. */
+const INVISIBLE = /(?! )[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]|(?:^| )\p{M}/u;
 const OPTIONS = {
   name: { type: 'string' },
   scopes: { type: 'string' },
@@ -45,8 +46,8 @@ async function main(argv: string[]): Promise<void> {
   const graceMs = values.grace === undefined ? 0 : parseDuration(values.grace);
   const label = values.name?.trim();
   if (command === 'create' && (!label || label.length > 100)) throw new UsageError('--name <label> is required: 1 to 100 characters');
-  if (label && UNPRINTABLE.test(label))
-    throw new UsageError('--name must not contain control or format characters (bidirectional controls, zero-width spaces)');
+  const hidden = label && INVISIBLE.exec(label)?.[0].replace(/^ /, '').codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0');
+  if (hidden) throw new UsageError(`--name may hold visible characters and plain spaces only (U+${hidden} is not one)`);
   const scopes = command === 'create' ? usage(() => parseScopes(values.scopes), '--scopes: ') : [];
 
   await withRepository(async (repository) => {

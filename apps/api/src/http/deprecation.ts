@@ -23,8 +23,9 @@ export function installDeprecationHeaders(fastify: FastifyInstance): void {
     const existing = route.onSend ? [route.onSend].flat() : [];
     route.onSend = [
       ...existing,
-      (_request, reply, payload, done) => {
-        reply.headers(headers);
+      (request, reply, payload, done) => {
+        // A path the route matches but Nest refuses (an empty id, `/v1/pets/`) is answered by the 404 handler: no operation.
+        if (!request.is404) reply.headers(headers);
         done(null, payload);
       },
     ];

@@ -58,7 +58,8 @@ function mediaTypeProblem(header: string | undefined): DomainError | undefined {
     .replace(/"/g, '');
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return undefined;
   // The client's own header is not echoed back: the answer says what is accepted, not what was sent.
-  const got = header ? 'another Content-Type was sent' : 'no Content-Type was sent';
+  const got =
+    type === 'application/json' ? 'only the charset utf-8 is supported' : header ? 'another Content-Type was sent' : 'no Content-Type was sent';
   return new DomainError('unsupported_media_type', `The request body must be application/json in UTF-8 (${got})`);
 }
 

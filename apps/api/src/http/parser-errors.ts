@@ -1,19 +1,40 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { IncomingMessage, STATUS_CODES, Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { PinoLogger } from 'nestjs-pino';
 import { ERROR_STATUS, ErrorCode, apiError } from '@petstore/contracts';
-import { REQUEST_ID_HEADER } from '../logging/request-log';
+import { loggableUrl } from '../logging/loggable-url';
+import { REQUEST_ID_HEADER, requestIdGenerator } from '../logging/request-log';
 import { PLAIN_SECURITY_HEADERS } from './security-headers';
 
 /** Fastify's `clientErrorHandler`: what Node's parser refuses gets the Error body, security headers and a request id. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [code, message] = refusalOf(error.code);
+  refuse(socket, ...refusalOf(error.code), randomUUID());
+}
+
+/**
+ * CONNECT asks for a tunnel, which this server is not: Node hands it to 'connect' listeners alone, without
+ * one it drops the connection unanswered. Answered 405 (an empty Allow: no method opens a tunnel) and logged.
+ */
+export function refuseConnect(server: Server, apiKeys: readonly string[]): void {
+  const requestId = requestIdGenerator(apiKeys);
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    const id = requestId(request);
+    socket.on('error', () => undefined); // Node no longer watches this socket: a reset must not throw
+    refuse(socket, 'method_not_allowed', 'CONNECT is not allowed: this server is not a proxy', id, { allow: '' });
+    const res = { statusCode: 405, headersSent: true }; // pino's serializer shows a status once sent
+    PinoLogger.root.info({ requestId: id, req: request, res }, `CONNECT ${loggableUrl(request.url ?? '', apiKeys)} 405`);
+  });
+}
+
+function refuse(socket: Socket, code: ErrorCode, message: string, requestId: string, extra: Record<string, string> = {}): void {
   const body = JSON.stringify(apiError(code, message));
   const headers: Record<string, string | number> = {
     ...PLAIN_SECURITY_HEADERS,
-    [REQUEST_ID_HEADER]: randomUUID(),
+    ...extra,
+    [REQUEST_ID_HEADER]: requestId,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     connection: 'close',
