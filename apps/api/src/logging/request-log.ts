@@ -38,8 +38,9 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, apiKeys
   PinoLogger.root[status >= 500 && status !== 501 ? 'error' : 'info'](
     {
       requestId: request.id,
-      req: request.raw,
-      res: reply.raw,
+      // Plain fields, not Node's objects: pino's standard serializers, which pino-http puts before ours, would read the socket's address and every header.
+      req: { method: request.method, url: request.url },
+      res: { statusCode: status, headersSent: true }, // the standard serializer gives a status once sent
       durationMs: Math.round(reply.elapsedTime),
       route: request.routeOptions.url,
       keyId: (request as AuthenticatedRequest).apiKey?.keyId,
