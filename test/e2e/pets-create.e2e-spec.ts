@@ -137,6 +137,12 @@ describe('createPet: POST /v1/pets (e2e)', () => {
         ['__proto__', 'property __proto__ is not allowed'],
         ['constructor', 'property constructor is not allowed'],
       ));
+    it("refuses names of Object.prototype's own (valueOf, toString), naming them", () =>
+      expectRefused(
+        '{"name":"Rex","categoryId":1,"valueOf":[],"toString":1}',
+        ['valueOf', 'property valueOf is not allowed'],
+        ['toString', 'property toString is not allowed'],
+      ));
     it('lists at most 20 problems in under 4 KiB, however many the body holds (9,000 unknown properties in 64 KiB)', async () => {
       // Names of one to three printable characters (not `"` or `\\`) fit 9,000 properties in 64 KiB.
       const alphabet = [...Array(94)].map((_, i) => String.fromCharCode(33 + i)).filter((c) => c !== '"' && c !== '\\');

@@ -3,8 +3,9 @@ import { FieldError, contractTransformer, validateContract } from '@petstore/con
 import { ValidationFailedError } from './domain-error';
 
 type ValidationProblem = { property: string; constraints?: Record<string, string> };
-/** Keys Nest deletes before validating (prototype pollution): the API names them as it names any unknown property. */
-const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
+/** Keys Nest deletes before validating (prototype pollution) or class-transformer skips (valueOf, toString: functions on
+ * every object): the API names them as it names any unknown property. */
+const inherited = (key: string) => key === 'prototype' || key in Object.prototype;
 /** A client's property name echoed back, at most 64 code points. */
 const echoed = (name: string) => ([...name].length > 64 ? `${[...name].slice(0, 64).join('')}…` : name);
 const notAllowed = (name: string): FieldError => ({ field: echoed(name), message: `property ${echoed(name)} is not allowed` });
@@ -44,7 +45,7 @@ export class ContractValidationPipe extends ValidationPipe {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationFailedError([{ field: 'body', message: 'body must be a JSON object' }]);
     }
-    const poisoned = PROTO_KEYS.filter((key) => Object.hasOwn(value, key)).map(notAllowed);
+    const poisoned = Object.keys(value).filter(inherited).map(notAllowed);
     if (poisoned.length === 0) return super.transform(value, metadata);
     const others = await super.transform(value, metadata).then(
       () => [],
