@@ -15,7 +15,8 @@ describe('SIGTERM drain (built service under write load)', () => {
   });
 
   it('answers every request sent before the signal, accepts no new connection, exits 0 within 10 s, and keeps every created pet', async () => {
-    service = await startServiceProcess({ ...database.env, DRAIN_DELAY_MS: '1000' });
+    // A drain delay far longer than the window checked below: a busy machine may connect a request late.
+    service = await startServiceProcess({ ...database.env, DRAIN_DELAY_MS: '3000' });
     const first = service;
     let signalAt = Infinity;
     let exitedAt = Infinity;
@@ -55,7 +56,7 @@ describe('SIGTERM drain (built service under write load)', () => {
 
     expect(code).toBe(0);
     expect(exitedAt - signalAt).toBeLessThan(10000);
-    expect(exitedAt - signalAt).toBeGreaterThanOrEqual(1000);
+    expect(exitedAt - signalAt).toBeGreaterThanOrEqual(3000);
     // "Sent": handed to the client more than 20 ms before the signal. A fetch begun in the last instant may
     // still sit in the client when the server closes its idle keep-alive socket (the HTTP/1.1 close race).
     const before = outcomes.filter((o) => t0 + o.start < signalAt - 20);
@@ -65,9 +66,9 @@ describe('SIGTERM drain (built service under write load)', () => {
     // While draining every answer closes its connection, so a client (a balancer) sends nothing more on it.
     const drained = outcomes.filter((o) => t0 + o.start > drainAt && o.status === 201);
     expect(drained.filter((o) => o.headers.get('connection') !== 'close')).toEqual([]);
-    // During the drain delay (1 s) every request is still served; once the listener has closed, nothing new is.
+    // During the drain delay (3 s) every request sent in its first 900 ms is served; once the listener has closed, nothing new is.
     expect(outcomes.filter((o) => t0 + o.start < signalAt + 900 && o.status !== 201)).toEqual([]);
-    expect(outcomes.filter((o) => t0 + o.start > drainAt + 1200 && o.status === 201)).toEqual([]);
+    expect(outcomes.filter((o) => t0 + o.start > drainAt + 3200 && o.status === 201)).toEqual([]);
     expect(first.lines.some((line) => line.includes('SIGTERM received'))).toBe(true);
 
     const created = outcomes.filter((o) => o.status === 201).map((o) => o.body as { id: number; name: string });

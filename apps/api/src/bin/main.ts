@@ -1,6 +1,7 @@
 import '../observability/tracing.setup'; // first: OpenTelemetry's NodeSDK patches http and pg as they load
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import { createApp } from '../app.factory';
 import { ConfigError, loadConfig } from '../config/config';
 import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.log(`${signal} received: finishing requests in flight, then stopping`);
+    PinoLogger.root.flush(); // written now, not with the next 4 KiB: an operator watches for it
     const deadline = setTimeout(() => {
       logger.error(`still draining after ${DRAIN_DEADLINE_MS} ms: closing the remaining connections`);
       app.getHttpServer().closeAllConnections();
