@@ -4,7 +4,8 @@ import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { ScopesGuard } from './auth/scopes.guard';
-import { APP_CONFIG, AppConfig, configModule } from './config/config';
+import { APP_CONFIG, AppConfig } from './config/config';
+import { configModule } from './config/config.module';
 
 import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';

@@ -3,7 +3,8 @@ import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppConfig, ConfigError, configModule, loadConfig, readEnvFile } from './config';
+import { AppConfig, ConfigError, loadConfig, readEnvFile } from './config';
+import { configModule } from './config.module';
 
 const CWD = '/srv/petstore';
 const METRICS_TOKEN = 'c2f1a9e07b3d4e6f8a1b2c3d4e5f60718293a4b5c6d7e8f9';

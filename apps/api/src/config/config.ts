@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ConfigModule, getDefaultParser } from '@nestjs/config';
 import { plainToInstance } from 'class-transformer';
+import { parse } from 'dotenv';
 import { validateSync } from 'class-validator';
 import { Environment } from './environment';
 import { DEV_CURSOR_SECRET } from './secret-rules';
@@ -75,7 +75,7 @@ export function readEnvFile(cwd = process.cwd()): void {
   const path = resolve(cwd, '.env');
   if (envFileRead || !existsSync(path)) return;
   envFileRead = true;
-  for (const [name, value] of Object.entries(getDefaultParser()(readFileSync(path)))) process.env[name] ??= String(value);
+  for (const [name, value] of Object.entries(parse(readFileSync(path)))) process.env[name] ??= String(value);
 }
 
 function productionDemands(environment: Environment): string[] {
@@ -98,9 +98,4 @@ export function startDemands(demands: string[], apiKeys: string[]): string[] {
     ...demands,
     'API_KEYS is empty and the database is not opened until the above are set: unless it already holds a key, create one with `pnpm keys create --name <label>` (`./keys.sh create --name <label>` in the image; same DATABASE_URL or DATA_DIR) or set API_KEYS',
   ];
-}
-
-/** ConfigService<AppConfig, true> of what loadConfig already read (the entry point needs the database first): nothing is read here. */
-export function configModule(config: AppConfig) {
-  return ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, validatePredefined: false, skipProcessEnv: true, load: [() => config] });
 }
