@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull, Raw } from 'typeorm';
 import { BoundedQueries } from '../database/bounded-queries';
 import { ApiKeyPrincipal, ApiKeyScope, generateApiKey, hashApiKey } from './api-key';
@@ -18,7 +17,7 @@ export type StoredKey = { principal: ApiKeyPrincipal; expiresAt: Date | null; re
 // On the request path (a key not yet cached): hand-written SQL through DataSource.query (see pets.repository.ts).
 const FIND_BY_DIGEST = 'SELECT id, label, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';
 
-@Injectable()
+/** No decorator: the key tool builds it without loading Nest (AuthModule provides it by a factory). */
 export class ApiKeysRepository {
   constructor(private readonly db: BoundedQueries) {}
 

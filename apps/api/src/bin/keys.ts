@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { Logger } from '@nestjs/common';
 import { isISO8601 } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../config/config';
@@ -149,10 +148,6 @@ function formatTable(keys: ApiKeyRecord[]): string {
       .trimEnd();
   return `${rows.map(line).join('\n')}\n`;
 }
-
-// The key alone goes to stdout (KEY=$(pnpm -s keys create …)): what the data layer logs goes to stderr.
-const toStderr = (message: unknown, context?: string) => void process.stderr.write(`[${context ?? 'keys'}] ${String(message)}\n`);
-Logger.overrideLogger({ log: toStderr, warn: toStderr, error: toStderr, debug: toStderr, verbose: toStderr, fatal: toStderr });
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {

@@ -1,4 +1,3 @@
-import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, Matches, ValidateBy } from 'class-validator';
 import { IsApiKeys, IsCursorSecrets, IsMetricsToken } from './secret-rules';
@@ -12,14 +11,13 @@ const boolean = Transform(({ value }: { value: string }) => ({ true: true, false
 const list = Transform(({ value }: { value: string }) => value.split(',').flatMap((entry) => entry.trim() || []));
 const withoutTrailingSlash = Transform(({ value }: { value: string }) => value.replace(/\/+$/, ''));
 
-const IntegerIn = (min: number, max: number, from = String(min)) =>
-  applyDecorators(
-    integer,
-    ValidateBy(
-      { name: 'integerIn', validator: { validate: (value: number) => Number.isInteger(value) && value >= min && value <= max } },
-      { message: `$property must be an integer from ${from} to ${max} (got "$value")` },
-    ),
+const IntegerIn = (min: number, max: number, from = String(min)): PropertyDecorator => {
+  const rule = ValidateBy(
+    { name: 'integerIn', validator: { validate: (value: number) => Number.isInteger(value) && value >= min && value <= max } },
+    { message: `$property must be an integer from ${from} to ${max} (got "$value")` },
   );
+  return (target, property) => [integer, rule].forEach((decorate) => decorate(target, property));
+};
 const oneOf = (words: string, echo = true) => ({ message: `$property must be ${words}${echo ? ' (got "$value")' : ''}` });
 const url = (scheme: string, words: string) => Matches(new RegExp(`^${scheme}://[^\\s]+$`), { message: `$property must be ${words}` });
 const POSTGRES_URL = url('postgres(ql)?', 'a postgres:// or postgresql:// URL');

@@ -1,20 +1,20 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Metrics } from '../observability/metrics';
-import { DATABASE_TARGET, DATABASE_TIMEOUTS, DatabaseTarget } from './database.options';
+import type { Metrics } from '../observability/metrics';
+import { DATABASE_TIMEOUTS, DatabaseTarget } from './database.options';
 
 const SET_TIMEOUT = `SET LOCAL statement_timeout = ${DATABASE_TIMEOUTS.queryMs}`;
 
-/** TypeORM's DataSource, each call named and timed; behind a transaction pooler each runs in a transaction that sets statement_timeout. */
-@Injectable()
+/**
+ * TypeORM's DataSource, each call named and timed; behind a transaction pooler each runs in a transaction that sets statement_timeout.
+ * No decorators: the key tool builds it without loading Nest (DatabaseModule provides it by a factory).
+ */
 export class BoundedQueries {
   private readonly pooled: boolean;
 
   constructor(
-    // By type, as TypeOrmModule provides it: @nestjs/typeorm is not loaded by the key tool (0.2 s of CPU at its start).
     readonly dataSource: DataSource,
-    @Inject(DATABASE_TARGET) target: DatabaseTarget,
-    @Optional() private readonly metrics?: Metrics,
+    target: DatabaseTarget,
+    private readonly metrics?: Metrics,
   ) {
     this.pooled = target.pooling === 'transaction';
   }

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ConfigError } from '../config/config';
+import { Metrics } from '../observability/metrics';
 import { BoundedQueries } from './bounded-queries';
 import { DATABASE_TARGET, DatabaseTarget, databaseOptions } from './database.options';
 import { explainConnectError, migrate } from './migrate';
@@ -30,7 +31,14 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [{ provide: DATABASE_TARGET, useValue: target }, BoundedQueries],
+      providers: [
+        { provide: DATABASE_TARGET, useValue: target },
+        {
+          provide: BoundedQueries,
+          useFactory: (dataSource: DataSource, metrics?: Metrics) => new BoundedQueries(dataSource, target, metrics),
+          inject: [DataSource, { token: Metrics, optional: true }],
+        },
+      ],
       exports: [DATABASE_TARGET, BoundedQueries],
     };
   }
