@@ -24,8 +24,8 @@ export function refuseConnect(server: Server, apiKeys: readonly string[]): void 
     const id = requestId(request);
     socket.on('error', () => undefined); // Node no longer watches this socket: a reset must not throw
     refuse(socket, 'method_not_allowed', 'CONNECT is not allowed: this server is not a proxy', id, { allow: '' });
-    const req = { method: 'CONNECT', url: request.url ?? '' };
-    PinoLogger.root.info({ requestId: id, req, res: { statusCode: 405, headersSent: true } }, `CONNECT ${loggableUrl(req.url, apiKeys)} 405`);
+    const req = { method: 'CONNECT', url: loggableUrl(request.url ?? '', apiKeys) };
+    PinoLogger.root.info({ requestId: id, req, res: { statusCode: 405 } }, `CONNECT ${req.url} 405`);
   });
 }
 

@@ -1,34 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import helmet, { type HelmetOptions } from 'helmet';
-
-/** Over plain HTTP, no HSTS nor `upgrade-insecure-requests`: a browser would go to an https that is not there. */
-const PLAIN: HelmetOptions = { strictTransportSecurity: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } };
-/** Over TLS: helmet's defaults, HSTS and `upgrade-insecure-requests` included. */
-const TLS: HelmetOptions = { strictTransportSecurity: {}, contentSecurityPolicy: {} };
-const plainHelmet = helmet(PLAIN);
-const tlsHelmet = helmet(TLS);
 
 /**
- * Helmet's headers on every answer, errors and docs included; a request that came over TLS (on the socket,
- * or `X-Forwarded-Proto: https` from a TRUST_PROXY proxy: request.protocol reads both) gets the TLS set.
- * helmet's own middleware, built once: @fastify/helmet builds its Content-Security-Policy anew on every
- * request (8-13 µs a request against under 1 µs, measured).
- */
-export function installSecurityHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (request, reply, done) => {
-    addSecurityHeaders(request, reply);
-    done();
-  });
-}
-
-/** The headers on one answer: from the hook above, and for Fastify's router errors, which run no hook (frameworkErrors). */
-export function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  (request.protocol === 'https' ? tlsHelmet : plainHelmet)(request.raw, reply.raw, () => undefined);
-}
-
-/**
- * The plain set as literal headers, for what Node's HTTP parser refuses: that answer is written to the
- * socket before any request or response exists for helmet to run on (see parser-errors.ts).
+ * helmet's headers, written out once (security-headers.spec.ts holds them equal to helmet's own): running helmet's
+ * middleware on every answer cost about 3 µs of a 110 µs request, Fastify's reply.headers a tenth of that (measured).
+ * Over plain HTTP no HSTS nor `upgrade-insecure-requests`: a browser would go to an https that is not there.
  */
 export const PLAIN_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
@@ -45,3 +20,26 @@ export const PLAIN_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-permitted-cross-domain-policies': 'none',
   'x-xss-protection': '0',
 };
+
+/** Over TLS: helmet's defaults, HSTS and `upgrade-insecure-requests` included. */
+export const TLS_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  ...PLAIN_SECURITY_HEADERS,
+  'content-security-policy': `${PLAIN_SECURITY_HEADERS['content-security-policy']};upgrade-insecure-requests`,
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+};
+
+/**
+ * The headers on every answer, errors and docs included; a request that came over TLS (on the socket, or
+ * `X-Forwarded-Proto: https` from a TRUST_PROXY proxy: request.protocol reads both) gets the TLS set.
+ */
+export function installSecurityHeaders(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    addSecurityHeaders(request, reply);
+    done();
+  });
+}
+
+/** The headers on one answer: from the hook above, and for Fastify's router errors, which run no hook (frameworkErrors). */
+export function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(request.protocol === 'https' ? TLS_SECURITY_HEADERS : PLAIN_SECURITY_HEADERS);
+}

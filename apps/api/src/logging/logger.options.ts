@@ -1,7 +1,6 @@
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from '../config/config';
-import { loggableUrl } from './loggable-url';
 
 /** Nest's `HealthController {/v1/health}:` heading names the global prefix even for routes excluded from it. */
 const CONTROLLER_HEADING = /^\w+ \{[^}]*\}:$/;
@@ -14,10 +13,8 @@ export function loggerParams(config: AppConfig, stdoutIsTerminal = process.stdou
   const format = config.logging.format ?? (stdoutIsTerminal ? 'pretty' : 'json');
   const options: Params['pinoHttp'] = {
     level: config.logging.level,
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: loggableUrl(req.url, config.auth.apiKeys) }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
+    // The request line's `req` and `res` are plain fields already made safe to log (request-log.ts): no serializer runs on them.
+    wrapSerializers: false,
     // The "Mapped {…}" lines that follow a heading name the paths actually served.
     hooks: {
       logMethod(args, method) {
@@ -31,9 +28,10 @@ export function loggerParams(config: AppConfig, stdoutIsTerminal = process.stdou
   return { forRoutes: [], pinoHttp: [options, format === 'pretty' ? prettyStream(stdoutIsTerminal) : bufferedStdout()] };
 }
 
-/** Lines gathered up to 4 KiB, written at least every 200 ms and at exit (pino flushes it): one write a dozen lines under load. */
+/** Lines gathered up to 4 KiB, written at least every 200 ms and at exit: one write a dozen lines under load. Synchronous
+ * writes: an asynchronous fs.write per 4 KiB cost 3 µs a request, a synchronous one 0.4 µs (measured). */
 function bufferedStdout(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const destination = pino.destination({ dest: 1, sync: true, minLength: 4096 });
   const timer = setInterval(() => destination.flush(), 200).unref();
   destination.on('close', () => clearInterval(timer));
   return destination;

@@ -35,18 +35,18 @@ export function installRequestLog(fastify: FastifyInstance, apiKeys: readonly st
 export function logRequest(request: FastifyRequest, reply: FastifyReply, apiKeys: readonly string[]): void {
   const status = reply.statusCode;
   const span = trace.getActiveSpan()?.spanContext();
+  const url = loggableUrl(request.url, apiKeys);
   PinoLogger.root[status >= 500 && status !== 501 ? 'error' : 'info'](
     {
       requestId: request.id,
-      // Plain fields, not Node's objects: pino's standard serializers, which pino-http puts before ours, would read the socket's address and every header.
-      req: { method: request.method, url: request.url },
-      res: { statusCode: status, headersSent: true }, // the standard serializer gives a status once sent
+      req: { method: request.method, url },
+      res: { statusCode: status },
       durationMs: Math.round(reply.elapsedTime),
       route: request.routeOptions.url,
       keyId: (request as AuthenticatedRequest).apiKey?.keyId,
       traceId: span && trace.isSpanContextValid(span) ? span.traceId : undefined,
     },
-    `${request.method} ${loggableUrl(request.url, apiKeys)} ${status}`,
+    `${request.method} ${url} ${status}`,
   );
 }
 
