@@ -45,7 +45,8 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   };
 }
 
-export async function runningOwner(dataDir: string): Promise<{ pid: number; url: string } | undefined> {
+/** The embedded PostgreSQL another live process serves from `dataDir`, if any. */
+export async function runningEmbeddedPostgres(dataDir: string): Promise<{ pid: number; url: string } | undefined> {
   const owner = readOwner(dataDir);
   if (!owner?.url || !(await check(dataDir, options(dataDir)).catch(() => false))) return undefined;
   return owner as { pid: number; url: string };
