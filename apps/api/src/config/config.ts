@@ -68,9 +68,11 @@ function readEnvironment(env: Variables): { environment: Environment; problems: 
   return { environment, problems: errors.flatMap((error) => Object.values(error.constraints ?? {}).flatMap((message) => message.split('\n'))) };
 }
 
-/** `.env` under the real environment, which wins (dotenv never overrides): the traces' setup reads it first, then loadConfig. */
+/** `.env` under the real environment (dotenv never overrides it), read once: the traces' setup, which runs first, and loadConfig ask. */
+let envFileRead = false;
 export function readEnvFile(cwd = process.cwd()): void {
-  readDotenv({ path: resolve(cwd, '.env'), quiet: true });
+  if (!envFileRead) readDotenv({ path: resolve(cwd, '.env'), quiet: true });
+  envFileRead = true;
 }
 
 function productionDemands(environment: Environment): string[] {
