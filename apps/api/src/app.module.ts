@@ -6,7 +6,6 @@ import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { ScopesGuard } from './auth/scopes.guard';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { configModule } from './config/config.module';
-
 import { DatabaseModule } from './database/database.module';
 import { DatabaseTarget } from './database/database.options';
 import { ENTITIES } from './entities';

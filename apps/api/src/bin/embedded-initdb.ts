@@ -1,6 +1,6 @@
 import { OWNER_ONLY_UMASK, createEmbeddedDatabase } from '../database/embedded-postgres';
 
-/** Creates the embedded database in DATA_DIR: a process of its own, as initdb holds a second PostgreSQL (830 MB peak together, <300 MB apart). */
+/** Creates the embedded database in DATA_DIR: a process of its own, as initdb holds a second PostgreSQL in memory. */
 const dataDir = process.argv[2];
 if (!dataDir || dataDir === '--help' || dataDir === '-h') {
   (dataDir ? process.stdout : process.stderr).write(

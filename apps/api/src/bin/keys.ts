@@ -7,7 +7,8 @@ import { BoundedQueries } from '../database/bounded-queries';
 import { DatabaseUnusableError } from '../database/database-check';
 import { migrate } from '../database/migrate';
 import { databaseOptions, databaseTarget } from '../database/database.options';
-import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
+import { runningEmbeddedPostgres } from '../database/embedded-lock';
+import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { ENTITIES } from '../entities';
 import { parseScopes } from '../auth/api-key';
 import { ApiKeyRecord, ApiKeyToolError, ApiKeysRepository } from '../auth/api-keys.repository';
@@ -72,10 +73,7 @@ async function main(argv: string[]): Promise<void> {
   });
 }
 
-/**
- * Opens the service's database, migrated. The embedded data directory opens in one process only: when a
- * service is serving it, the tool connects to that service's embedded PostgreSQL instead.
- */
+/** Opens the service's database, migrated; an embedded one a running service holds is reached through that service. */
 async function withRepository(run: (repository: ApiKeysRepository) => Promise<void>): Promise<void> {
   const config = loadConfig(process.env, process.cwd(), 'tool');
   const running = config.database.url ? undefined : await runningEmbeddedPostgres(config.database.dataDir);
@@ -141,12 +139,8 @@ function formatTable(keys: ApiKeyRecord[]): string {
     ]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column]))
-      .join('  ')
-      .trimEnd();
-  return `${rows.map(line).join('\n')}\n`;
+  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ');
+  return rows.map((row) => `${line(row).trimEnd()}\n`).join('');
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -3,10 +3,9 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { createApp } from '../app.factory';
-import { ConfigError, loadConfig } from '../config/config';
+import { ConfigError, loadConfig, startDemands } from '../config/config';
 import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
 import { databaseTarget } from '../database/database.options';
-import { startDemands } from '../config/config';
 import { DrainState } from '../http/drain';
 
 /** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
@@ -19,7 +18,7 @@ async function main(): Promise<void> {
   if (demands.length > 0) throw new ConfigError(demands);
   if (config.database.url) await checkDatabase('DATABASE_URL', config.database.url);
   if (config.database.directUrl) await checkDatabase('DATABASE_DIRECT_URL', config.database.directUrl);
-  // Loaded only to run: a service on DATABASE_URL never holds PGlite (about 1 MB of heap).
+  // Loaded only to run: a service on DATABASE_URL never holds PGlite.
   const embedded = config.database.url
     ? undefined
     : await (await import('../database/embedded-postgres.js')).startEmbeddedPostgres(config.database.dataDir);

@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
-import { parse } from 'dotenv';
+import { config as readDotenv } from 'dotenv';
 import { validateSync } from 'class-validator';
 import { Environment } from './environment';
 import { DEV_CURSOR_SECRET } from './secret-rules';
@@ -69,13 +68,11 @@ function readEnvironment(env: Variables): { environment: Environment; problems: 
   return { environment, problems: errors.flatMap((error) => Object.values(error.constraints ?? {}).flatMap((message) => message.split('\n'))) };
 }
 
-/** `.env` under the real environment (which wins), read once: both the traces' setup, which runs first, and loadConfig ask for it. */
+/** `.env` under the real environment (dotenv never overrides it), read once: the traces' setup, which runs first, and loadConfig ask. */
 let envFileRead = false;
 export function readEnvFile(cwd = process.cwd()): void {
-  const path = resolve(cwd, '.env');
-  if (envFileRead || !existsSync(path)) return;
+  if (!envFileRead) readDotenv({ path: resolve(cwd, '.env'), quiet: true });
   envFileRead = true;
-  for (const [name, value] of Object.entries(parse(readFileSync(path)))) process.env[name] ??= String(value);
 }
 
 function productionDemands(environment: Environment): string[] {

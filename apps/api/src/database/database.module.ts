@@ -4,7 +4,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { ConfigError } from '../config/config';
 import { Metrics } from '../observability/metrics';
 import { BoundedQueries } from './bounded-queries';
-import { DATABASE_TARGET, DatabaseTarget, databaseOptions } from './database.options';
+import { DatabaseTarget, databaseOptions } from './database.options';
 import { explainConnectError, migrate } from './migrate';
 
 /** The app's database, migrated before the pool opens, reached through `@InjectDataSource()` or BoundedQueries. */
@@ -32,14 +32,13 @@ export class DatabaseModule {
         }),
       ],
       providers: [
-        { provide: DATABASE_TARGET, useValue: target },
         {
           provide: BoundedQueries,
           useFactory: (dataSource: DataSource, metrics?: Metrics) => new BoundedQueries(dataSource, target, metrics),
           inject: [DataSource, { token: Metrics, optional: true }],
         },
       ],
-      exports: [DATABASE_TARGET, BoundedQueries],
+      exports: [BoundedQueries],
     };
   }
 }

@@ -3,8 +3,6 @@ import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { migrations } from './migrations';
 
-export const DATABASE_TARGET = Symbol('DATABASE_TARGET');
-
 /** Bounds on every wait for the database, in milliseconds: together under the 3 s promised for a 503. */
 export const DATABASE_TIMEOUTS = { connectMs: 1500, queryMs: 1200 };
 /** How long a request may queue for a pooled connection: a busy pool is not an unreachable database. */

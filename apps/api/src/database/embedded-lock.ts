@@ -13,6 +13,8 @@ const options = (dataDir: string) => ({ realpath: false, stale: STALE_MS, lockfi
 
 export const LOCK_FILES = [LOCK, OWNER];
 
+type Owner = { pid: number; url?: string };
+
 export interface DataDirLock {
   serving(url: string): void;
   release(): Promise<void>;
@@ -34,7 +36,7 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
     const pid = readOwner(dataDir)?.pid;
     throw new DatabaseUnusableError(`DATA_DIR ${dataDir} is in use: process ${pid ?? '(unknown)'} already serves its embedded PostgreSQL`);
   });
-  const write = (owner: { pid: number; url?: string }) => writeFileSync(join(dataDir, OWNER), JSON.stringify(owner), { mode: 0o600 });
+  const write = (owner: Owner) => writeFileSync(join(dataDir, OWNER), JSON.stringify(owner), { mode: 0o600 });
   write({ pid: process.pid });
   return {
     serving: (url) => write({ pid: process.pid, url }),
@@ -45,15 +47,16 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   };
 }
 
-export async function runningOwner(dataDir: string): Promise<{ pid: number; url: string } | undefined> {
+/** The embedded PostgreSQL another live process serves from `dataDir`, if any. */
+export async function runningEmbeddedPostgres(dataDir: string): Promise<Required<Owner> | undefined> {
   const owner = readOwner(dataDir);
   if (!owner?.url || !(await check(dataDir, options(dataDir)).catch(() => false))) return undefined;
-  return owner as { pid: number; url: string };
+  return owner as Required<Owner>;
 }
 
-function readOwner(dataDir: string): { pid: number; url?: string } | undefined {
+function readOwner(dataDir: string): Owner | undefined {
   try {
-    return JSON.parse(readFileSync(join(dataDir, OWNER), 'utf8')) as { pid: number; url?: string };
+    return JSON.parse(readFileSync(join(dataDir, OWNER), 'utf8')) as Owner;
   } catch {
     return undefined;
   }

@@ -157,5 +157,3 @@ function closeToOthers(dir: string): number {
   }
   return opened;
 }
-
-export { runningOwner as runningEmbeddedPostgres } from './embedded-lock';

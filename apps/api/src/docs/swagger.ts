@@ -89,10 +89,7 @@ const UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalo
 export const routedPaths = (url: string): string[] =>
   url === '/docs/*' ? UI_FILES.map((file) => `/docs/${file}`) : url === '/docs/LICENSE' ? [] : [url];
 
-/**
- * The page, its script and the documents change only with a deploy: stored but revalidated by a digest of
- * the body (weak: the same for every Content-Encoding). The UI files get @fastify/static's validators.
- */
+/** The page, its script and the documents change only with a deploy: revalidated by a weak digest of the body. */
 const revalidated: onSendHookHandler = (request, reply, payload, done) => {
   if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
   const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;

@@ -13,13 +13,7 @@ const READ = `SELECT request_hash AS "requestHash", status_code AS "statusCode",
   FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`;
 
 /** What an Idempotency-Key holds: the request's hash and the answer to replay; `expired` keys are free once forgotten. */
-export interface IdempotencyRecord {
-  requestHash: string;
-  statusCode: number | null;
-  body: unknown;
-  location: string | null;
-  expired: boolean;
-}
+export type IdempotencyRecord = Pick<IdempotencyKeyEntity, 'requestHash' | 'statusCode' | 'location'> & { body: unknown; expired: boolean };
 
 @Injectable()
 export class IdempotencyRepository {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DomainError } from '@petstore/http-errors';
-import { IdempotencyRepository } from './idempotency.repository';
+import { IdempotencyRecord, IdempotencyRepository } from './idempotency.repository';
 
 export class IdempotencyKeyReusedError extends DomainError {
   constructor() {
@@ -15,11 +15,7 @@ export class RequestInProgressError extends DomainError {
   }
 }
 
-export interface StoredResponse {
-  statusCode: number;
-  body: unknown;
-  location: string | null;
-}
+export type StoredResponse = Pick<IdempotencyRecord, 'body' | 'location'> & { statusCode: number };
 
 @Injectable()
 export class IdempotencyService implements OnModuleInit, OnApplicationShutdown {

@@ -4,6 +4,6 @@ import { readEnvFile } from '../config/config';
 readEnvFile(); // once per process: loadConfig finds it read
 const { OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT } = process.env;
 if (OTEL_TRACES_EXPORTER ? OTEL_TRACES_EXPORTER !== 'none' : (OTEL_EXPORTER_OTLP_ENDPOINT ?? OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with traces on (1.3 MB of heap otherwise)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with traces on
   (require('./tracing.sdk') as typeof import('./tracing.sdk')).startTracing();
 }

@@ -8,7 +8,7 @@ export const tracing = { enabled: false, flush: (): Promise<void> => Promise.res
 /** Names the server span after the route as the document spells it (not @fastify/otel: spans per hook, raw URLs with keys); flushes on close. */
 export function installTracing(fastify: FastifyInstance): void {
   if (!tracing.enabled) return;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with traces on, as the SDK is (1.3 MB of heap)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with traces on, as the SDK is
   const { RPCType, getRPCMetadata } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   fastify.addHook('onRequest', (request, _reply, done) => {
     const template = request.routeOptions.url;
