@@ -1,8 +1,12 @@
+const { rmSync } = require('node:fs');
+
 /**
  * Every process a suite starts is ended when it ends: whatever the run started and left running
  * (services, embedded databases, proxies) is listed, killed, and fails the run.
  */
 module.exports = async function globalTeardown() {
+  // The template data folder and the suites' copies (jest.global-setup.js).
+  if (globalThis.petstoreRunDir) rmSync(globalThis.petstoreRunDir, { recursive: true, force: true });
   const watch = globalThis.petstoreProcesses;
   if (!watch) return;
   let left = watch.left();

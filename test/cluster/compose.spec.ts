@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { onPath } from '../support/processes';
 
 const ROOT = join(__dirname, '..', '..');
 const SECRETS = { POSTGRES_PASSWORD: 'pw', CURSOR_SECRET: 'cs', METRICS_TOKEN: 'mt' };
@@ -15,7 +16,7 @@ function config(file: string, env: Record<string, string>) {
   return { status: run.status, out: run.stdout, err: run.stderr };
 }
 
-const installed = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
+const installed = onPath('docker-compose');
 
 /** The Compose files as shipped: secrets without defaults, the API only behind HAProxy. */
 (installed ? describe : describe.skip)('the Compose files (docker-compose config)', () => {

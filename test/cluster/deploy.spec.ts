@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { onPath } from '../support/processes';
 
 /*
  * What the shipped deployment files promise beyond their schemas (the schemas: test/e2e/kubernetes.e2e-spec.ts).
@@ -9,7 +10,7 @@ import { parse, parseAllDocuments } from 'yaml';
  */
 const ROOT = process.env.PETSTORE_DEPLOY_ROOT ?? join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
-const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+const kubectl = onPath('kubectl');
 
 type K8s = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: any; data?: Record<string, string> };
 const render = (dir: string): K8s[] => {

@@ -126,32 +126,29 @@ describe('API keys: the tool (e2e)', () => {
     expect(successorOf(later.id)).toMatchObject({ label: 'expiring-later', expiresAt: '2099-12-31T00:00:00.000Z' });
   });
 
-  // Independent of the suite's database, so it runs once: in the embedded pass.
-  (process.env.DATABASE_URL ? it.skip : it)(
-    'works on a DATA_DIR: opens a fresh one itself, and goes through the running service when it is busy',
-    async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'petstore-keys-'));
-      try {
-        const created = await run(process.execPath, [KEYS_CLI, 'create', '--name', 'embedded'], { DATA_DIR: dataDir });
-        expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^pet_[A-Za-z0-9_-]{43}\n$/) });
+  // A DATA_DIR of its own, whatever the suite's database: this suite runs once, on the primary target.
+  it('works on a DATA_DIR: opens a fresh one itself, and goes through the running service when it is busy', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-keys-'));
+    try {
+      const created = await run(process.execPath, [KEYS_CLI, 'create', '--name', 'embedded'], { DATA_DIR: dataDir });
+      expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^pet_[A-Za-z0-9_-]{43}\n$/) });
 
-        const server = spawn(process.execPath, [EMBEDDED_SERVER, dataDir], {
-          stdio: ['pipe', 'pipe', 'inherit'],
-        });
-        try {
-          await once(createInterface({ input: server.stdout }), 'line');
-          const listedThere = await run(process.execPath, [KEYS_CLI, 'list', '--json'], { DATA_DIR: dataDir });
-          expect(listedThere.code).toBe(0);
-          expect(JSON.parse(listedThere.stdout)).toEqual([expect.objectContaining({ id: '1', label: 'embedded' })]);
-        } finally {
-          server.kill('SIGTERM');
-          await once(server, 'exit');
-        }
+      const server = spawn(process.execPath, [EMBEDDED_SERVER, dataDir], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      try {
+        await once(createInterface({ input: server.stdout }), 'line');
+        const listedThere = await run(process.execPath, [KEYS_CLI, 'list', '--json'], { DATA_DIR: dataDir });
+        expect(listedThere.code).toBe(0);
+        expect(JSON.parse(listedThere.stdout)).toEqual([expect.objectContaining({ id: '1', label: 'embedded' })]);
       } finally {
-        rmSync(dataDir, { recursive: true, force: true });
+        server.kill('SIGTERM');
+        await once(server, 'exit');
       }
-    },
-  );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it('the database holds no plain key: every table dumped as text', async () => {
     expect(issued.length).toBeGreaterThanOrEqual(6);

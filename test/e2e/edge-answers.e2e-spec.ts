@@ -21,7 +21,8 @@ describe('answers at the edge (e2e)', () => {
   });
 
   it('answers a request without Host 400 with the Error body and a request id', async () => {
-    const { answer } = await sendRaw(api.baseUrl, 'GET /health/live HTTP/1.1\r\n\r\n');
+    // Connection: close, so that the answer ends the exchange (sendRaw waits for the close).
+    const { answer } = await sendRaw(api.baseUrl, 'GET /health/live HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(answer?.status).toBe(400);
     expect(answer?.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer?.body).toEqual({ code: 'malformed_request', message: 'The request has no Host header', status: 400 });

@@ -15,8 +15,23 @@ describeOnServer('database outage (built service behind a TCP proxy; needs a Pos
     const readyDuringOutage: Array<{ status: number; body: unknown }> = [];
     let liveDuringOutage = 0;
     let t0 = 0;
+    // After the restore: resolved once RECOVERED answers in a row succeed (a 503 starts the count again).
+    const RECOVERED = 40;
+    let succeeded = 0;
+    let recovered = () => undefined as void;
+    // The outage once the load is under way (16 answers: the pool has connected), not after a fixed time.
+    const WARM = 16;
+    let warm = () => undefined as void;
+    const warmedUp = new Promise<void>((resolve) => (warm = resolve));
+    let served = 0;
+    const onOutcome = (o: Outcome) => {
+      if ((o.status === 200 || o.status === 201) && ++served === WARM) warm();
+      if (marks.restore === undefined) return;
+      succeeded = o.status === 200 || o.status === 201 ? succeeded + 1 : 0;
+      if (succeeded >= RECOVERED) recovered();
+    };
     const script = (async () => {
-      await sleep(1000);
+      await warmedUp;
       // First silent (open connections stop answering mid-query), then refusing every connection.
       marks.outage = performance.now() - t0;
       suite.proxy.set('blackhole');
@@ -27,9 +42,11 @@ describeOnServer('database outage (built service behind a TCP proxy; needs a Pos
       readyDuringOutage.push({ status: ready.status, body: await ready.json() });
       liveDuringOutage = (await get('/health/live')).status;
       await sleep(1500);
+      const backUp = new Promise<void>((resolve) => (recovered = resolve));
       marks.restore = performance.now() - t0;
       suite.proxy.set('up');
-      await sleep(7000);
+      // Recovery is due within 5 s (asserted below): wait for it, at most twice that.
+      await Promise.race([backUp, sleep(10_000)]);
     })();
     t0 = performance.now();
     const { outcomes } = await runLoad({
@@ -37,6 +54,7 @@ describeOnServer('database outage (built service behind a TCP proxy; needs a Pos
       headers: AUTH,
       concurrency: 8,
       until: script,
+      onOutcome,
       next: (c, i) =>
         i % 2 ? { method: 'GET', path: '/v1/pets?limit=5' } : { method: 'POST', path: '/v1/pets', body: { name: `pet ${c}-${i}`, categoryId: 1 } },
     });

@@ -24,14 +24,19 @@ describe('SIGTERM drain (built service under write load)', () => {
       exitedAt = performance.now();
       return code;
     });
+    // The signal once the load is under way: 50 answers (more than the 20 checked below), not a fixed time.
+    let answered = 0;
+    let underWay = () => undefined as void;
+    const loaded = new Promise<void>((resolve) => (underWay = resolve));
     const load = runLoad({
       baseUrl: first.baseUrl,
       headers: AUTH,
       concurrency: 16,
       until: exit,
       next: (c, i) => ({ method: 'POST', path: '/v1/pets', body: { name: `drain ${c}-${i}`, categoryId: 7 } }),
+      onOutcome: () => ++answered === 50 && underWay(),
     });
-    await sleep(2000);
+    await loaded;
     signalAt = performance.now();
     // Draining begins when the service handles the signal, which a busy machine may delay: the line it
     // logs then is the event the drain's checks count from.

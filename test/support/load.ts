@@ -24,6 +24,8 @@ export interface LoadOptions {
   /** The load stops when this resolves (or after `count` requests per client). */
   until?: Promise<unknown>;
   count?: number;
+  /** Called with each outcome as it is recorded (a scenario waiting for answers, not for time). */
+  onOutcome?(outcome: Outcome): void;
 }
 
 /** A bounded loop of requests from concurrent clients; a network failure is recorded as status 0. */
@@ -32,6 +34,10 @@ export async function runLoad(options: LoadOptions): Promise<{ t0: number; outco
   const outcomes: Outcome[] = [];
   let stopped = false;
   void options.until?.then(() => (stopped = true));
+  const record = (outcome: Outcome) => {
+    outcomes.push(outcome);
+    options.onOutcome?.(outcome);
+  };
   const client = async (c: number) => {
     for (let i = 0; !stopped && (options.count === undefined || i < options.count); i++) {
       const request = options.next(c, i);
@@ -52,9 +58,9 @@ export async function runLoad(options: LoadOptions): Promise<{ t0: number; outco
         } catch {
           body = text;
         }
-        outcomes.push({ start, end: performance.now() - t0, status: response.status, body, headers: response.headers, request });
+        record({ start, end: performance.now() - t0, status: response.status, body, headers: response.headers, request });
       } catch (error) {
-        outcomes.push({ start, end: performance.now() - t0, status: 0, body: String(error), headers: new Headers(), request });
+        record({ start, end: performance.now() - t0, status: 0, body: String(error), headers: new Headers(), request });
       }
     }
   };

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -37,4 +38,16 @@ export function runOrThrow(command: string, args: string[], cwd: string, options
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
   }
+}
+
+/** Whether an executable `name` is on PATH: a suite decides what to skip without running anything at import. */
+export function onPath(name: string): boolean {
+  return (process.env.PATH ?? '').split(':').some((dir) => {
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return dir !== '';
+    } catch {
+      return false;
+    }
+  });
 }

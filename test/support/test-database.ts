@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { EMBEDDED_SERVER } from './processes';
@@ -46,9 +48,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-/** The embedded PostgreSQL in a process of its own, as a server would be (built by `pnpm test`). */
+/**
+ * The embedded PostgreSQL in a process of its own, as a server would be (built by `pnpm test`): on a copy
+ * of the data folder jest.global-setup.js initialised for the run, else in memory (a fresh one costs
+ * seconds of CPU).
+ */
 export async function startEmbeddedServer(): Promise<TestDatabase> {
-  const child = spawn(process.execPath, [EMBEDDED_SERVER, 'memory://'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const runDir = process.env.PETSTORE_TEST_RUN_DIR;
+  let dataDir = 'memory://';
+  if (runDir) {
+    dataDir = join(mkdtempSync(join(runDir, 'database-')), 'data');
+    cpSync(join(runDir, 'template'), dataDir, { recursive: true });
+  }
+  const child = spawn(process.execPath, [EMBEDDED_SERVER, dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const [first] = (await Promise.race([
     once(lines, 'line'),
@@ -64,6 +76,7 @@ export async function startEmbeddedServer(): Promise<TestDatabase> {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       await exited;
+      if (runDir) rmSync(join(dataDir, '..'), { recursive: true, force: true });
     },
   };
 }
