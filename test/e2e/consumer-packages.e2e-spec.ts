@@ -144,7 +144,7 @@ describe('@petstore/contracts and @petstore/client as packed tarballs, in a proj
     writeFileSync(join(scratch, 'readme-esm.mts'), documentedExample('**ES modules**').replace(`'${DOC_BASE}'`, 'process.env.BASE!'));
     // Plain JavaScript, as docs/contract.md shows it: run as is, not compiled.
     writeFileSync(join(scratch, 'readme-cjs.cjs'), documentedExample('**CommonJS**').replace(`'${DOC_BASE}'`, 'process.env.BASE'));
-    run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs.map((file) => `./${file}`)], scratch, {
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs.map((file) => `./${file}`)], scratch, {
       timeout: 240000,
     });
 

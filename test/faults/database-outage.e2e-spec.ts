@@ -10,6 +10,29 @@ describeOnServer('database outage (built service behind a TCP proxy; needs a Pos
 
   const get = (path: string) => fetch(suite.service.baseUrl + path, { headers: AUTH, signal: AbortSignal.timeout(10000) });
 
+  // Runs first, on a pool that has not connected under load: pg's own connect timeout ('timeout expired') was a 500.
+  it('answers 503, never 500, when the database is silent while the pool connects', async () => {
+    suite.proxy.set('blackhole');
+    const { outcomes } = await runLoad({
+      baseUrl: suite.service.baseUrl,
+      headers: AUTH,
+      concurrency: 8,
+      until: sleep(2000),
+      next: (c, i) =>
+        i % 2 ? { method: 'GET', path: '/v1/pets?limit=5' } : { method: 'POST', path: '/v1/pets', body: { name: `silent ${c}-${i}`, categoryId: 1 } },
+    });
+    // Down, then back: the connections the silence held are cut (the proxy never resumes them).
+    suite.proxy.set('refuse');
+    suite.proxy.set('up');
+    expect(outcomes.length).toBeGreaterThanOrEqual(8);
+    expect(outcomes.filter((o) => o.status !== 503)).toEqual([]);
+    for (const o of outcomes) {
+      expect(o.body).toEqual({ code: 'service_unavailable', message: 'The service cannot reach its database; try again shortly', status: 503 });
+    }
+    // Back before the next test: ready again once the database answers.
+    while ((await get('/health/ready')).status !== 200) await sleep(200);
+  });
+
   it('answers 503 within 3 s while the database is down or silent, stays alive, and recovers within 5 s', async () => {
     const marks: Record<string, number> = {};
     const readyDuringOutage: Array<{ status: number; body: unknown }> = [];
