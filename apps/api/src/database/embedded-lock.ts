@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { check, lock } from 'proper-lockfile';
 import { DatabaseUnusableError } from './database-check';
@@ -22,6 +22,7 @@ export interface DataDirLock {
 
 /** One process per DATA_DIR: otherwise a one-line DatabaseUnusableError naming the process that serves it. */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
+  accessSync(dataDir, constants.W_OK); // a read-only folder is refused now: the lock's retries would wait 22 s to say so
   const release = await lock(dataDir, {
     ...options(dataDir),
     update: UPDATE_MS,
