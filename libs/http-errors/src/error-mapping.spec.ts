@@ -261,7 +261,7 @@ describe('isDatabaseUnavailable: what pg, pg-pool and TypeORM raise in the fault
     ['connection reset', pgError('read ECONNRESET', 'ECONNRESET')],
     ['pool wait timeout', pgError('timeout exceeded when trying to connect')],
     ['connect timeout', pgError('Connection terminated due to connection timeout')],
-    // pg's own connect timer, when it fires before pg-pool's (a database silent while the pool connects).
+    // pg's connect timeout, each client's connectionTimeoutMillis (a database silent while the pool connects).
     ['the client connect timeout', pgError('timeout expired')],
     ['connection lost', pgError('Connection terminated unexpectedly')],
     ['query timeout', pgError('Query read timeout')],

@@ -4,8 +4,8 @@ import { DATABASE_TIMEOUTS, DatabaseTarget } from './database.options';
 
 const SET_TIMEOUT = `SET LOCAL statement_timeout = ${DATABASE_TIMEOUTS.queryMs}`;
 
-/** TypeORM's DataSource, each call named and timed; behind a transaction pooler, in a transaction that sets statement_timeout. */
-// No decorators: the key tool builds it without loading Nest.
+/** TypeORM's DataSource, each call named and timed; behind a transaction pooler, in a transaction that sets statement_timeout.
+ * No decorators: the key tool builds it without loading Nest. */
 export class BoundedQueries {
   private readonly pooled: boolean;
 
