@@ -8,7 +8,7 @@ import type { IdempotencyClaim } from './idempotency-key.entity';
 import { IdempotencyKeyReusedError, IdempotencyService, RequestInProgressError, hashRequestBody } from './idempotency.service';
 
 // The draft's value is a structured-field string ("…"); the bare token form is accepted too.
-const KEY = /^(?:"([\x21\x23-\x7e]{1,255})"|([\x21\x23-\x7e]{1,255}))$/;
+const KEY = /^("?)([\x21\x23-\x7e]{1,255})\1$/;
 const KEY_MESSAGE = 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes';
 
 const claims = new WeakMap<FastifyRequest, IdempotencyClaim>();
@@ -32,7 +32,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (!match) throw new ValidationFailedError([{ field: 'Idempotency-Key', message: KEY_MESSAGE }]);
     const claim: IdempotencyClaim = {
       apiKeyId,
-      key: match[1] ?? match[2],
+      key: match[2],
       get requestHash() {
         return hashRequestBody(request.body);
       },

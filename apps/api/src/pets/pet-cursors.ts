@@ -13,37 +13,30 @@ const MAC_BYTES = 16;
 /** Cursors of `GET /pets`: a page's last id and its status filter, signed, so a client can neither forge one nor reuse it with another filter. */
 @Injectable()
 export class PetCursors {
-  private readonly secrets: string[];
-
-  constructor(@Inject(APP_CONFIG) config: { auth: Pick<AppConfig['auth'], 'cursorSecrets'> }) {
-    this.secrets = config.auth.cursorSecrets;
-  }
+  constructor(@Inject(APP_CONFIG) private readonly config: { auth: Pick<AppConfig['auth'], 'cursorSecrets'> }) {}
 
   issue(lastId: string, status: PetStatus | undefined): string {
     const cursor = Buffer.allocUnsafe(PAYLOAD_BYTES + MAC_BYTES);
     cursor.writeUInt8(VERSION, 0);
     cursor.writeUInt8(statusCode(status), 1);
     cursor.writeBigInt64BE(BigInt(lastId), 2);
-    sign(this.secrets[0], cursor.subarray(0, PAYLOAD_BYTES)).copy(cursor, PAYLOAD_BYTES);
+    sign(this.config.auth.cursorSecrets[0], cursor.subarray(0, PAYLOAD_BYTES)).copy(cursor, PAYLOAD_BYTES);
     return cursor.toString('base64url');
   }
 
   /** The last id a cursor carries, or a 400 naming `cursor` when we did not issue it for this filter. */
   read(cursor: string, status: PetStatus | undefined): string {
     const bytes = Buffer.from(cursor, 'base64url');
+    const payload = bytes.subarray(0, PAYLOAD_BYTES);
     const valid =
       bytes.length === PAYLOAD_BYTES + MAC_BYTES &&
       bytes.toString('base64url') === cursor && // one spelling per cursor
       bytes.readUInt8(0) === VERSION &&
       bytes.readUInt8(1) === statusCode(status) &&
-      this.signedByUs(bytes.subarray(0, PAYLOAD_BYTES), bytes.subarray(PAYLOAD_BYTES));
+      this.config.auth.cursorSecrets.some((secret) => timingSafeEqual(sign(secret, payload), bytes.subarray(PAYLOAD_BYTES)));
     const lastId = valid ? bytes.readBigInt64BE(2) : 0n;
     if (lastId < 1n) throw new ValidationFailedError([{ field: 'cursor', message: CURSOR_MESSAGE }]);
     return lastId.toString();
-  }
-
-  private signedByUs(payload: Buffer, signature: Buffer): boolean {
-    return this.secrets.some((secret) => timingSafeEqual(sign(secret, payload), signature));
   }
 }
 

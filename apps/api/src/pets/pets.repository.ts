@@ -16,9 +16,7 @@ export class PetsRepository {
 
   /** At most `limit` pets with an id above `after` (decimal text), in ascending id order; of one status when given. */
   async list(status: PetStatus | undefined, after: string, limit: number): Promise<Pet[]> {
-    const rows = await (status
-      ? this.db.query<PetRow[]>('pets_list', LIST_BY_STATUS, [after, limit, status])
-      : this.db.query<PetRow[]>('pets_list', LIST_ALL, [after, limit]));
+    const rows = await this.db.query<PetRow[]>('pets_list', status ? LIST_BY_STATUS : LIST_ALL, status ? [after, limit, status] : [after, limit]);
     return rows.map(rowToPet);
   }
 
