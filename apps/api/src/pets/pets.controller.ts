@@ -69,12 +69,11 @@ export class PetsController {
     ],
   })
   async list(@Query() query: ListPetsQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
-    const page = await this.pets.list(query);
+    const { pets, next } = await this.pets.list(query);
     // The next page keeps the caller's own `limit` and `status`; the cursor is base64url, safe in a query.
-    const params = { limit: query.limit, status: query.status, cursor: page.next };
-    const next = Object.entries(params).filter(([, value]) => value !== undefined);
-    if (page.next !== undefined) reply.header('link', `</v1/pets?${next.map(([key, value]) => `${key}=${value}`).join('&')}>; rel="next"`);
-    return page.pets;
+    const params = Object.entries({ limit: query.limit, status: query.status, cursor: next }).filter(([, value]) => value !== undefined);
+    if (next !== undefined) reply.header('link', `</v1/pets?${params.map(([key, value]) => `${key}=${value}`).join('&')}>; rel="next"`);
+    return pets;
   }
 
   @Post()
