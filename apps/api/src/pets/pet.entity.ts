@@ -29,13 +29,8 @@ export const PET_COLUMN_NAMES = getMetadataArgsStorage()
   .map((column) => column.options.name ?? column.propertyName);
 export const PET_COLUMNS = PET_COLUMN_NAMES.join(', ');
 
-/** pg returns bigint as text. */
-export interface PetRow {
-  id: string;
-  name: string;
-  category_id: string;
-  status: PetStatus;
-}
+/** A row as pg returns it: the entity's columns by their names, bigint as text. */
+export type PetRow = Omit<PetEntity, 'categoryId'> & { category_id: string };
 
 /** The one mapping from a row to the API shape: written out, as it runs for every pet of every answer. */
 export function rowToPet(row: PetRow): Pet {
