@@ -2,12 +2,9 @@
 export const NAME_MAX_LENGTH = 255;
 /** The largest integer a JSON client can carry without loss (2^53 - 1). */
 export const CATEGORY_ID_MAX = Number.MAX_SAFE_INTEGER;
-export const LIST_LIMIT_MIN = 1;
-export const LIST_LIMIT_MAX = 100;
 export const LIST_LIMIT_DEFAULT = 20;
 /** Largest PostgreSQL bigint, as text: ids beyond 2^53 cannot be held in a JS number. */
 export const PET_ID_MAX = '9223372036854775807';
-export const CURSOR_MAX_LENGTH = 200;
 
 /** A const object rather than a TS enum, so plain JS consumers get real values. */
 export const PetStatus = { Available: 'available', Pending: 'pending', Sold: 'sold' } as const;

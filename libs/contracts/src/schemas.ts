@@ -12,21 +12,20 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const converters: NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['additionalConverters'] = {
   isPetName: { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: PET_NAME_PATTERN },
   isCategoryId: { type: 'integer', format: 'int64', minimum: 1, maximum: CATEGORY_ID_MAX },
-  // allOf: in OpenAPI 3.0 a $ref's siblings (description, default) are ignored.
-  isPetStatus: { allOf: [ref('PetStatus')] },
   isPetId: { type: 'integer', minimum: 1 },
 };
-
-const standaloneConverters: typeof converters = { ...converters, isPetStatus: { type: 'string', enum: [...PET_STATUSES] } };
+const petStatus = () => ({ type: 'string' as const, enum: [...PET_STATUSES] });
 
 /** A contract class's OpenAPI schema; `standalone` writes PetStatus in place instead of referring to the component. */
 export function schemaOf(cls: new () => object, standalone = false): Schema & { properties: Record<string, Schema>; required?: string[] } {
-  return targetConstructorToSchema(cls, { additionalConverters: standalone ? standaloneConverters : converters }) as never;
+  // allOf: in OpenAPI 3.0 a $ref's siblings (description, default) are ignored.
+  const isPetStatus = standalone ? petStatus() : { allOf: [ref('PetStatus')] };
+  return targetConstructorToSchema(cls, { additionalConverters: { ...converters, isPetStatus } }) as never;
 }
 
 export function contractSchemas(): Record<string, Schema> {
   return {
-    PetStatus: { type: 'string', enum: [...PET_STATUSES], description: 'Availability of the animal.' },
+    PetStatus: { ...petStatus(), description: 'Availability of the animal.' },
     NewPet: schemaOf(NewPet),
     Pet: schemaOf(Pet),
     Pets: { type: 'array', description: 'A page of animals in ascending `id` order.', items: ref('Pet') },

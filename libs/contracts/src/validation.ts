@@ -19,12 +19,10 @@ export const contractTransformer = {
     if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) return plainToInstance(cls, plain as object, options);
     const names = declared(cls);
     let unknown = 0;
-    const kept = Object.entries(plain).filter(([key]) => key !== '__proto__' && (names.has(key) || unknown++ < UNKNOWN_KEPT));
-    return plainToInstance(
-      cls,
-      Object.fromEntries(kept.map(([key, value]) => [key, typeof value === 'object' && value !== null ? NaN : value])),
-      options,
-    );
+    const kept = Object.entries(plain)
+      .filter(([key]) => key !== '__proto__' && (names.has(key) || unknown++ < UNKNOWN_KEPT))
+      .map(([key, value]): [string, unknown] => [key, typeof value === 'object' && value !== null ? NaN : value]);
+    return plainToInstance(cls, Object.fromEntries(kept), options);
   },
   classToPlain,
 };

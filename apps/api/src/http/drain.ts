@@ -8,11 +8,7 @@ import { Injectable } from '@nestjs/common';
 @Injectable()
 export class DrainState {
   private server?: Server;
-  private drainingSince?: number;
-
-  get draining(): boolean {
-    return this.drainingSince !== undefined;
-  }
+  draining = false;
 
   attach(server: Server): void {
     this.server = server;
@@ -20,7 +16,7 @@ export class DrainState {
 
   begin(): void {
     if (this.draining) return;
-    this.drainingSince = Date.now();
+    this.draining = true;
     // Added only now, ahead of Fastify's: no flag tested on every request of the instance's life.
     this.server?.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
   }

@@ -3,23 +3,18 @@ import { DomainError, ValidationFailedError } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BODY_LIMIT_BYTES } from './server-limits';
 
-/** A body refused by the parser: the refusal waits until the guards passed. */
-class RejectedBody {
-  constructor(readonly error: DomainError) {}
-}
-
 /**
  * One parser for every media type, keeping the raw bytes of a JSON body up to 64 KiB: every refusal about
  * the body (415, 413, 400) comes after the guards, through @JsonBody, so a client without a key is told 401
- * and costs no parse. Fastify's own parsers would refuse before any guard.
+ * and costs no parse. Fastify's own parsers would refuse before any guard. A refused body is kept as its DomainError.
  */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
   fastify.addContentTypeParser('*', (request: FastifyRequest, payload, done) => {
     const problem = mediaTypeProblem(request.headers['content-type']);
     // A refused body is not read: an answer sent before it arrived closes the connection (closeUnreadBodies).
-    if (problem) return done(null, new RejectedBody(problem));
-    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return done(null, new RejectedBody(tooLarge()));
+    if (problem) return done(null, problem);
+    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return done(null, tooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (error: Error | null, body?: unknown) => {
@@ -30,7 +25,7 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
       size += chunk.length;
       if (size <= BODY_LIMIT_BYTES) return void chunks.push(chunk);
       payload.pause();
-      finish(null, new RejectedBody(tooLarge()));
+      finish(null, tooLarge());
     };
     const onEnd = () => finish(null, Buffer.concat(chunks));
     payload.on('data', onData).on('end', onEnd).on('error', finish);
@@ -52,10 +47,7 @@ export function closeUnreadBodies(fastify: FastifyInstance): void {
 function mediaTypeProblem(header: string | undefined): DomainError | undefined {
   if (header === 'application/json') return undefined; // what nearly every client sends: no parsing
   const [type, ...parameters] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
-  const charset = parameters
-    .find((p) => p.startsWith('charset='))
-    ?.slice('charset='.length)
-    .replace(/"/g, '');
+  const charset = parameters.find((p) => p.startsWith('charset='))?.replace(/^charset=|"/g, '');
   if (type === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return undefined;
   // The client's own header is not echoed back: the answer says what is accepted, not what was sent.
   const got =
@@ -63,16 +55,15 @@ function mediaTypeProblem(header: string | undefined): DomainError | undefined {
   return new DomainError('unsupported_media_type', `The request body must be application/json in UTF-8 (${got})`);
 }
 
-function tooLarge(): DomainError {
-  return new DomainError('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB`);
-}
+const tooLarge = () => new DomainError('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB`);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The request's JSON body, parsed after the guards and kept as its body (the idempotency hash reads it). */
-function readJsonBody(request: FastifyRequest): unknown {
+/** `@JsonBody()`: the request's JSON body, parsed after the guards and kept as its body (the idempotency hash reads it). */
+export const JsonBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
   const body = request.body;
-  if (body instanceof RejectedBody) throw body.error;
+  if (body instanceof DomainError) throw body;
   if (!Buffer.isBuffer(body)) return body;
   if (body.length === 0) throw new ValidationFailedError([{ field: 'body', message: 'The request body is required' }]);
   try {
@@ -81,9 +72,4 @@ function readJsonBody(request: FastifyRequest): unknown {
     throw new DomainError('malformed_json', 'The request body is not valid JSON (UTF-8)');
   }
   return request.body;
-}
-
-/** `@JsonBody()`: the request's JSON body (see readJsonBody). */
-export const JsonBody = createParamDecorator((_data: unknown, context: ExecutionContext): unknown =>
-  readJsonBody(context.switchToHttp().getRequest<FastifyRequest>()),
-);
+});

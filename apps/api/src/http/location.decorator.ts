@@ -6,10 +6,6 @@ import { tap } from 'rxjs';
 export function Location<T>(url: (result: T) => string): MethodDecorator {
   return UseInterceptors({
     intercept: (context: ExecutionContext, next: CallHandler<T>) =>
-      next.handle().pipe(
-        tap((result) => {
-          context.switchToHttp().getResponse<FastifyReply>().header('location', url(result));
-        }),
-      ),
+      next.handle().pipe(tap((result) => void context.switchToHttp().getResponse<FastifyReply>().header('location', url(result)))),
   });
 }
