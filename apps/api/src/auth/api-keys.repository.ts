@@ -14,9 +14,6 @@ type IssuedApiKey = { key: string; record: ApiKeyRecord };
 /** A stored key, revoked and expired ones too, so that their refusal can say why. */
 export type StoredKey = { principal: ApiKeyPrincipal; expiresAt: Date | null; revokedAt: Date | null };
 
-// On the request path (a key not yet cached): hand-written SQL through DataSource.query (see pets.repository.ts).
-const FIND_BY_DIGEST = 'SELECT id, label, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';
-
 /** No decorator: the key tool builds it without loading Nest (AuthModule provides it by a factory). */
 export class ApiKeysRepository {
   constructor(private readonly db: BoundedQueries) {}
@@ -71,9 +68,11 @@ export class ApiKeysRepository {
     });
   }
 
+  /** On the request path (a key not yet cached): hand-written SQL through DataSource.query (see pets.repository.ts). */
   async findByDigest(digest: string): Promise<StoredKey | undefined> {
     type Row = { id: string; label: string; scopes: ApiKeyScope[]; expires_at: Date | null; revoked_at: Date | null };
-    const [row] = await this.db.query<Row[]>('api_keys_find_by_digest', FIND_BY_DIGEST, [digest]);
+    const sql = 'SELECT id, label, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';
+    const [row] = await this.db.query<Row[]>('api_keys_find_by_digest', sql, [digest]);
     if (row)
       return { principal: { keyId: String(row.id), label: row.label, scopes: row.scopes }, expiresAt: row.expires_at, revokedAt: row.revoked_at };
   }

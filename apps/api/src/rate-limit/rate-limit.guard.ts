@@ -4,7 +4,7 @@ import { RateLimitedError } from '@petstore/http-errors';
 import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { Metrics } from '../observability/metrics';
-import { RedisCountFailed } from './redis-throttler.storage';
+import { RedisCountFailed } from './rate-limit.module';
 
 /** One count per API key with the IETF RateLimit-Policy and RateLimit fields (handleRequest replaced, as documented: its own are X-RateLimit-*). */
 @Injectable()
