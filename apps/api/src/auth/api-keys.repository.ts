@@ -6,16 +6,13 @@ import { ApiKeyEntity } from './api-key.entity';
 /** A refusal of the key tool, worded for the person who ran it. */
 export class ApiKeyToolError extends Error {}
 
-type NewApiKey = { label: string; scopes: ApiKeyScope[]; expiresAt?: Date };
+type NewApiKey = { label: string; scopes: ApiKeyScope[]; expiresAt?: Date | null };
 /** A key as `keys list` shows it: every column but the digest (which the entity never selects). */
 export type ApiKeyRecord = Omit<ApiKeyEntity, 'keyHash' | 'successor'>;
 /** `key`: the key itself, shown once, never stored. */
 type IssuedApiKey = { key: string; record: ApiKeyRecord };
 /** A stored key, revoked and expired ones too, so that their refusal can say why. */
 export type StoredKey = { principal: ApiKeyPrincipal; expiresAt: Date | null; revokedAt: Date | null };
-
-// On the request path (a key not yet cached): hand-written SQL through DataSource.query (see pets.repository.ts).
-const FIND_BY_DIGEST = 'SELECT id, label, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';
 
 /** No decorator: the key tool builds it without loading Nest (AuthModule provides it by a factory). */
 export class ApiKeysRepository {
@@ -48,7 +45,7 @@ export class ApiKeysRepository {
       if (old.replacedBy) throw new ApiKeyToolError(`API key ${id} was already rotated; its successor is ${old.replacedBy}`);
       if (old.expiresAt && old.expiresAt.getTime() <= Date.now()) throw new ApiKeyToolError(`API key ${id} has expired; create a new key instead`);
       // The successor keeps the old key's expiry unless another is given: rotating never extends a key's life.
-      const successor = await this.insert(manager, { label: old.label, scopes: old.scopes, expiresAt: expiresAt ?? old.expiresAt ?? undefined });
+      const successor = await this.insert(manager, { label: old.label, scopes: old.scopes, expiresAt: expiresAt ?? old.expiresAt });
       const expiry = `LEAST(COALESCE(expires_at, 'infinity'), now() + make_interval(secs => ${graceMs / 1000}))`;
       await manager.update(ApiKeyEntity, { id }, { replacedBy: successor.record.id, expiresAt: () => expiry });
       return { old: await manager.findOneByOrFail(ApiKeyEntity, { id }), successor };
@@ -60,20 +57,17 @@ export class ApiKeysRepository {
     return this.db.transaction('api_keys_any_usable', async (manager) => {
       // Held until the end of the transaction, so it holds behind a transaction pooler too.
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('api_keys bootstrap'))`);
-      const usable = await manager.exists(ApiKeyEntity, {
-        where: [
-          { revokedAt: IsNull(), expiresAt: IsNull() },
-          { revokedAt: IsNull(), expiresAt: Raw((column) => `${column} > now()`) },
-        ],
-      });
+      const usable = await manager.existsBy(ApiKeyEntity, { revokedAt: IsNull(), expiresAt: Raw((at) => `(${at} IS NULL OR ${at} > now())`) });
       if (usable) return 'exists';
       return input ? this.insert(manager, input) : 'missing';
     });
   }
 
+  /** On the request path (a key not yet cached): hand-written SQL through DataSource.query (see pets.repository.ts). */
   async findByDigest(digest: string): Promise<StoredKey | undefined> {
     type Row = { id: string; label: string; scopes: ApiKeyScope[]; expires_at: Date | null; revoked_at: Date | null };
-    const [row] = await this.db.query<Row[]>('api_keys_find_by_digest', FIND_BY_DIGEST, [digest]);
+    const sql = 'SELECT id, label, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';
+    const [row] = await this.db.query<Row[]>('api_keys_find_by_digest', sql, [digest]);
     if (row)
       return { principal: { keyId: String(row.id), label: row.label, scopes: row.scopes }, expiresAt: row.expires_at, revokedAt: row.revoked_at };
   }
@@ -85,8 +79,7 @@ export class ApiKeysRepository {
 
   private async insert(manager: EntityManager, input: NewApiKey): Promise<IssuedApiKey> {
     const key = generateApiKey();
-    const { label, scopes, expiresAt = null } = input;
-    const { identifiers } = await manager.insert(ApiKeyEntity, { label, keyHash: hashApiKey(key), scopes, expiresAt });
+    const { identifiers } = await manager.insert(ApiKeyEntity, { ...input, keyHash: hashApiKey(key) });
     return { key, record: await manager.findOneByOrFail(ApiKeyEntity, { id: identifiers[0].id as string }) };
   }
 }

@@ -71,9 +71,8 @@ export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') impleme
       const deprecation = (route.config as Partial<DeprecationConfig> | undefined)?.deprecation;
       if (!deprecation) return;
       const count = this.metrics.deprecatedCall(deprecation.operation);
-      const existing = route.onResponse ? [route.onResponse].flat() : [];
       route.onResponse = [
-        ...existing,
+        ...[route.onResponse ?? []].flat(),
         (request, _reply, done) => {
           if (request.is404) return done(); // no call of the operation (see installDeprecationHeaders)
           count.inc();

@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
-import { PassportModule } from '@nestjs/passport';
 import { BoundedQueries } from '../database/bounded-queries';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 
 @Module({
-  imports: [PassportModule],
   providers: [
     { provide: ApiKeysRepository, useFactory: (db: BoundedQueries) => new ApiKeysRepository(db), inject: [BoundedQueries] },
     ApiKeysService,

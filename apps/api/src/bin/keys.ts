@@ -126,17 +126,12 @@ function parseDuration(raw: string): number {
 }
 
 function formatTable(keys: ApiKeyRecord[]): string {
-  const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
+  const show = (value: string | Date | null) => (value instanceof Date ? value.toISOString().replace(/\.\d{3}Z$/, 'Z') : (value ?? '-'));
   const rows = [
     ['ID', 'LABEL', 'SCOPES', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED', 'REPLACED BY', 'LAST DEPRECATED CALL'],
-    ...keys.map((k) => [
-      k.id,
-      k.label,
-      k.scopes.join(','),
-      ...[k.createdAt, k.lastUsedAt, k.expiresAt, k.revokedAt].map(when),
-      k.replacedBy ?? '-',
-      when(k.lastDeprecatedCallAt),
-    ]),
+    ...keys.map((k) =>
+      [k.id, k.label, k.scopes.join(','), k.createdAt, k.lastUsedAt, k.expiresAt, k.revokedAt, k.replacedBy, k.lastDeprecatedCallAt].map(show),
+    ),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ');

@@ -1,4 +1,4 @@
-import { MemoryThrottlerStorage } from './memory-throttler.storage';
+import { MemoryThrottlerStorage } from './rate-limit.module';
 
 describe('MemoryThrottlerStorage', () => {
   let now: number;
