@@ -138,15 +138,14 @@ function ownerOnlyDataDir(dataDir: string, notice: (message: string) => void): v
 /** Takes group and other permissions off everything under `dir` (PGlite unpacks a new database 0666/0777); returns how many had some. */
 function closeToOthers(dir: string): number {
   let opened = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (entry.isSymbolicLink()) continue;
+    const path = join(entry.parentPath, entry.name);
     const mode = lstatSync(path).mode & 0o777;
     if (mode & 0o077) {
       chmodSync(path, mode & 0o700);
       opened++;
     }
-    if (entry.isDirectory()) opened += closeToOthers(path);
   }
   return opened;
 }
