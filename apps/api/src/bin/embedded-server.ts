@@ -3,12 +3,10 @@ import { startEmbeddedPostgres } from '../database/embedded-postgres';
 
 /** The embedded PostgreSQL alone, its URL printed as one JSON line: for the tests, and for `psql` on the data. */
 async function main(): Promise<void> {
-  if (process.argv[2] === '--help' || process.argv[2] === '-h') {
-    process.stdout.write(
+  if (process.argv[2] === '--help' || process.argv[2] === '-h')
+    return void process.stdout.write(
       'Usage: node apps/api/dist/bin/embedded-server.js [DATA_DIR | memory://]\n  Serves the embedded PostgreSQL and prints {"url": …} on one line; stops on SIGTERM or when stdin closes.\n',
     );
-    return;
-  }
   const embedded = await startEmbeddedPostgres(process.argv[2] ?? 'memory://');
   for (const notice of embedded.notices) process.stderr.write(`${notice}\n`);
   process.stdout.write(`${JSON.stringify({ url: embedded.url })}\n`);

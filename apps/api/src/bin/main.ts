@@ -3,19 +3,22 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { createApp } from '../app.factory';
-import { ConfigError, loadConfig, startDemands } from '../config/config';
+import { ConfigError, loadConfig } from '../config/config';
 import { DatabaseUnusableError, checkDatabase } from '../database/database-check';
 import { databaseTarget } from '../database/database.options';
 import { DrainState } from '../http/drain';
 
 /** Stays under the 10 s an orchestrator typically waits before SIGKILL. */
 const DRAIN_DEADLINE_MS = 8000;
+/** Named with the other demands: whether the database holds a key is known only once it is open. */
+const NO_KEY_YET =
+  'API_KEYS is empty and the database is not opened until the above are set: unless it already holds a key, create one with `pnpm keys create --name <label>` (`./keys.sh create --name <label>` in the image; same DATABASE_URL or DATA_DIR) or set API_KEYS';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   // What needs no database is checked before the database is touched (no connection, no migration).
-  const demands = startDemands(config.productionDemands, config.auth.apiKeys);
-  if (demands.length > 0) throw new ConfigError(demands);
+  const demands = config.productionDemands;
+  if (demands.length > 0) throw new ConfigError(config.auth.apiKeys.length > 0 ? demands : [...demands, NO_KEY_YET]);
   if (config.database.url) await checkDatabase('DATABASE_URL', config.database.url);
   if (config.database.directUrl) await checkDatabase('DATABASE_DIRECT_URL', config.database.directUrl);
   // Loaded only to run: a service on DATABASE_URL never holds PGlite.
@@ -24,8 +27,7 @@ async function main(): Promise<void> {
     : await (await import('../database/embedded-postgres.js')).startEmbeddedPostgres(config.database.dataDir);
   const app = await createApp(config, databaseTarget(config, embedded?.url));
   await app.listen({ port: config.http.port, host: config.http.host });
-  const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : config.http.port;
+  const { port } = app.getHttpServer().address() as { port: number }; // PORT=0: the port the system chose
   const base = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
   const logger = new Logger('Main');
   for (const notice of embedded?.notices ?? []) logger.warn(notice);

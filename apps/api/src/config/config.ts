@@ -87,12 +87,3 @@ function productionDemands(environment: Environment): string[] {
       'METRICS_TOKEN is required in production while metrics are on: the bearer token Prometheus sends to GET /metrics. Make one with `openssl rand -hex 32` (or set METRICS_ENABLED=false)',
   ].filter((demand) => demand !== false);
 }
-
-/** The demands checked before the database opens: whether it holds a key is not known yet, so that is named too. */
-export function startDemands(demands: string[], apiKeys: string[]): string[] {
-  if (demands.length === 0 || apiKeys.length > 0) return demands;
-  return [
-    ...demands,
-    'API_KEYS is empty and the database is not opened until the above are set: unless it already holds a key, create one with `pnpm keys create --name <label>` (`./keys.sh create --name <label>` in the image; same DATABASE_URL or DATA_DIR) or set API_KEYS',
-  ];
-}

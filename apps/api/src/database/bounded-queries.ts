@@ -7,33 +7,27 @@ const SET_TIMEOUT = `SET LOCAL statement_timeout = ${DATABASE_TIMEOUTS.queryMs}`
 /** TypeORM's DataSource, each call named and timed; behind a transaction pooler, in a transaction that sets statement_timeout.
  * No decorators: the key tool builds it without loading Nest. */
 export class BoundedQueries {
-  private readonly pooled: boolean;
-
   constructor(
     readonly dataSource: DataSource,
-    target: DatabaseTarget,
+    private readonly target: DatabaseTarget,
     private readonly metrics?: Metrics,
-  ) {
-    this.pooled = target.pooling === 'transaction';
-  }
+  ) {}
 
   query<T>(name: string, sql: string, parameters: unknown[] = []): Promise<T> {
-    return this.timed(name, () =>
-      this.pooled ? this.transaction(undefined, (manager) => manager.query<T>(sql, parameters)) : this.dataSource.query<T>(sql, parameters),
-    );
+    return this.manager(name, (manager) => manager.query<T>(sql, parameters));
   }
 
   manager<T>(name: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.pooled ? this.transaction(name, work) : this.timed(name, () => work(this.dataSource.manager));
+    return this.target.pooling === 'transaction' ? this.transaction(name, work) : this.timed(name, () => work(this.dataSource.manager));
   }
 
-  transaction<T>(name: string | undefined, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const run = () =>
+  transaction<T>(name: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.timed(name, () =>
       this.dataSource.transaction(async (manager) => {
-        if (this.pooled) await manager.query(SET_TIMEOUT);
+        if (this.target.pooling === 'transaction') await manager.query(SET_TIMEOUT);
         return work(manager);
-      });
-    return name ? this.timed(name, run) : run();
+      }),
+    );
   }
 
   private async timed<T>(name: string, run: () => Promise<T>): Promise<T> {

@@ -20,17 +20,16 @@ export async function checkDatabase(variable: string, url: string): Promise<void
     } catch (error) {
       await client.end().catch(() => undefined);
       const code = (error as { code?: string }).code ?? '';
-      if (attempt >= ATTEMPTS || !TRANSIENT.has(code)) throw new DatabaseUnusableError(explain(variable, url, error as Error));
+      if (attempt >= ATTEMPTS || !TRANSIENT.has(code)) throw new DatabaseUnusableError(explain(variable, url, code, error as Error));
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
     }
   }
 }
 
 /** The one line for a connection error; never the password. */
-function explain(variable: string, url: string, error: Error): string {
+function explain(variable: string, url: string, code: string, error: Error): string {
   const { host, port, database, user } = parts(url);
   const server = `${host}:${port}`;
-  const code = (error as { code?: string }).code ?? '';
   switch (code) {
     case 'ECONNREFUSED':
       return `Cannot connect to PostgreSQL at ${server} (${variable}): connection refused. Is PostgreSQL running there, and are ${variable}'s host and port right?`;

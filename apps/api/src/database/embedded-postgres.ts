@@ -9,13 +9,6 @@ import { ConfigError } from '../config/config';
 import { DatabaseUnusableError } from './database-check';
 import { DataDirLock, LOCK_FILES, lockDataDir } from './embedded-lock';
 
-/** `url`: what pg connects to, as to a server; `notices`: what the start corrected (open permissions), for the log. */
-export interface EmbeddedPostgres {
-  url: string;
-  notices: string[];
-  stop(): Promise<void>;
-}
-
 const SOCKET_PORT = 5432; // named as PostgreSQL's socket: pg finds it from the directory and port
 const INITDB_DIR = '.initdb'; // a first start's database, moved into DATA_DIR once whole
 const ESSENTIAL = ['global/pg_control', 'base', 'pg_wal', 'PG_VERSION'];
@@ -28,7 +21,7 @@ export function createEmbeddedDatabase(dataDir: string): Promise<PGlite> {
 }
 
 /** Serves PGlite over the wire protocol on a private Unix socket; `dataDir` (owner-only and locked first) or `memory://`. */
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(dataDir: string) {
   const notices: string[] = [];
   const inMemory = dataDir.startsWith('memory://');
   let lock: DataDirLock | undefined;
@@ -48,8 +41,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     const url = `postgres://postgres@localhost:${SOCKET_PORT}/postgres?host=${encodeURIComponent(socketDir)}&sslmode=disable`;
     lock?.serving(url);
     return {
-      url,
-      notices,
+      url, // what pg connects to, as to a server
+      notices, // what the start corrected (open permissions), for the log
       async stop() {
         await server.stop();
         await db.close();
@@ -145,15 +138,14 @@ function ownerOnlyDataDir(dataDir: string, notice: (message: string) => void): v
 /** Takes group and other permissions off everything under `dir` (PGlite unpacks a new database 0666/0777); returns how many had some. */
 function closeToOthers(dir: string): number {
   let opened = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (entry.isSymbolicLink()) continue;
+    const path = join(entry.parentPath, entry.name);
     const mode = lstatSync(path).mode & 0o777;
     if (mode & 0o077) {
       chmodSync(path, mode & 0o700);
       opened++;
     }
-    if (entry.isDirectory()) opened += closeToOthers(path);
   }
   return opened;
 }

@@ -8,19 +8,14 @@ export async function migrate(target: DatabaseTarget): Promise<void> {
   await dataSource.initialize().catch((error: Error) => {
     throw explainConnectError(error);
   });
-  const runner = dataSource.createQueryRunner();
   try {
-    await runner.startTransaction();
-    await runner.query(`SELECT pg_advisory_xact_lock(hashtext('petstore migrations'))`);
-    const executor = new MigrationExecutor(dataSource, runner);
-    executor.transaction = 'all';
-    await executor.executePendingMigrations();
-    await runner.commitTransaction();
-  } catch (error) {
-    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-    throw error;
+    await dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('petstore migrations'))`);
+      const executor = new MigrationExecutor(dataSource, manager.queryRunner);
+      executor.transaction = 'all';
+      await executor.executePendingMigrations();
+    });
   } finally {
-    await runner.release();
     await dataSource.destroy();
   }
 }
