@@ -46,10 +46,8 @@ function errorResponse(status: number, answers: ErrorAnswers) {
 
 function errorResponses(...given: (number | ErrorAnswers)[]) {
   const ofStatus = (status: number) => ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && !NOT_PER_OPERATION.includes(code));
-  const answers = given.reduce<ErrorAnswers>(
-    (all, g) => ({ ...all, ...(typeof g === 'number' ? Object.fromEntries(ofStatus(g).map((code) => [code, true])) : g) }),
-    {},
-  );
+  const answers: ErrorAnswers = {};
+  for (const g of given) Object.assign(answers, typeof g === 'number' ? Object.fromEntries(ofStatus(g).map((code) => [code, true])) : g);
   const statuses = [...new Set(Object.keys(answers).map((code) => ERROR_STATUS[code as ErrorCode]))].sort((a, b) => a - b);
   return applyDecorators(...statuses.map((status) => ApiResponse(errorResponse(status, answers))));
 }

@@ -25,8 +25,7 @@ export function startTracing(): void {
     ],
   });
   sdk.start();
-  tracing.enabled = true;
-  tracing.flush = () => sdk.shutdown();
+  tracing.sdk = sdk;
 }
 
 /** The path cut at 200 characters and at most 8 query parameter names, never their values; anything key-shaped is written `pet_…`. */
