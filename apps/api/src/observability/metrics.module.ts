@@ -1,9 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { CanActivate, Controller, DynamicModule, ExecutionContext, Get, Header, Inject, Injectable, Module, UseGuards } from '@nestjs/common';
+import { Controller, DynamicModule, Get, Headers, Inject, Module, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { UnauthorizedError } from '@petstore/http-errors';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Registry } from 'prom-client';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorator';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -15,22 +14,14 @@ const digest = (text: string) => createHash('sha256').update(text, 'utf8').diges
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
 /** METRICS_TOKEN, not an API key (Prometheus is no API client); open without one, which production refuses. */
-@Injectable()
-class MetricsTokenGuard implements CanActivate {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  canActivate(context: ExecutionContext): boolean {
-    const token = this.config.metrics.token;
-    if (token === undefined) return true;
-    const { authorization = '' } = context.switchToHttp().getRequest<FastifyRequest>().headers;
-    const presented = BEARER.exec(authorization)?.[1];
-    if (presented !== undefined && timingSafeEqual(digest(presented), digest(token))) return true;
-    const bearer = /^bearer\s/i.test(authorization);
-    throw new UnauthorizedError(
-      bearer ? 'The metrics token is invalid' : 'The metrics need a token: send "Authorization: Bearer <METRICS_TOKEN>"',
-      bearer,
-    );
-  }
+function checkToken(token: string | undefined, authorization = ''): void {
+  const presented = BEARER.exec(authorization)?.[1];
+  if (token === undefined || (presented !== undefined && timingSafeEqual(digest(presented), digest(token)))) return;
+  const bearer = /^bearer\s/i.test(authorization);
+  throw new UnauthorizedError(
+    bearer ? 'The metrics token is invalid' : 'The metrics need a token: send "Authorization: Bearer <METRICS_TOKEN>"',
+    bearer,
+  );
 }
 
 /** Prometheus scrapes, outside /v1 and the OpenAPI document: it is the operator's, not the API's. */
@@ -38,13 +29,15 @@ class MetricsTokenGuard implements CanActivate {
 @Public()
 @Controller('metrics')
 class MetricsController {
-  constructor(private readonly metrics: Metrics) {}
+  constructor(
+    private readonly metrics: Metrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Get()
-  @UseGuards(MetricsTokenGuard)
-  @Header('cache-control', 'no-store')
-  @Header('content-type', Registry.PROMETHEUS_CONTENT_TYPE)
-  scrape(): Promise<string> {
+  scrape(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    checkToken(this.config.metrics.token, authorization);
+    reply.header('cache-control', 'no-store').header('content-type', this.metrics.registry.contentType);
     return this.metrics.registry.metrics();
   }
 }
@@ -55,7 +48,7 @@ export class MetricsModule {
     return {
       module: MetricsModule,
       global: true,
-      providers: [{ provide: Metrics, useValue: new Metrics(config.metrics.enabled) }, MetricsTokenGuard],
+      providers: [{ provide: Metrics, useValue: new Metrics(config.metrics.enabled) }],
       controllers: config.metrics.enabled ? [MetricsController] : [],
       exports: [Metrics],
     };

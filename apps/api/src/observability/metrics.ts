@@ -79,7 +79,7 @@ export class Metrics {
   private ready?: boolean;
 
   /** Off (METRICS_ENABLED=false), the series still count but nothing exports them. */
-  constructor(readonly enabled: boolean) {
+  constructor(enabled: boolean) {
     if (enabled) collectDefaultMetrics({ register: this.registry });
     this.readinessChanges.inc(0);
     const gauge = (name: string, help: string, read: () => number) =>
