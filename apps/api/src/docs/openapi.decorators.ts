@@ -32,9 +32,7 @@ function errorResponse(status: number, answers: ErrorAnswers) {
   const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && answers[code]);
   const examples = codes.flatMap((code) => {
     const given = answers[code];
-    return (given === true || given === undefined ? [undefined] : given).map(
-      (answer, i) => [i ? `${code}_${i + 1}` : code, example(code, answer)] as const,
-    );
+    return (typeof given === 'object' ? given : [undefined]).map((answer, i) => [i ? `${code}_${i + 1}` : code, example(code, answer)] as const);
   });
   return {
     status,

@@ -11,12 +11,7 @@ import { Metrics } from '../observability/metrics';
 /** How long one ping's answer stands for every probe (the balancer checks each instance every 500 ms). */
 const PING_FRESH_MS = 250;
 
-const ApiHealthy = (description: string) =>
-  ApiResponse({
-    status: 200,
-    description,
-    content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } } },
-  });
+const HEALTH_SCHEMA = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } };
 
 /** Operational endpoints for orchestrators and load balancers: outside /v1, no API key. */
 @ApiTags('operations')
@@ -35,7 +30,7 @@ class HealthController {
     summary: 'Liveness: the process answers',
     description: 'Answers 200 while the process runs, whatever the database does: a failing check means restart the process.',
   })
-  @ApiHealthy('The process is up.')
+  @ApiResponse({ status: 200, description: 'The process is up.', content: { 'application/json': { schema: HEALTH_SCHEMA } } })
   @ApiPublicErrorResponses()
   live(): { status: 'ok' } {
     return { status: 'ok' };
@@ -47,7 +42,7 @@ class HealthController {
     summary: 'Readiness: the database answers and the instance is not shutting down',
     description: `Answers 200 when a ping of the database succeeds (one ping serves every probe for ${PING_FRESH_MS} ms), 503 when it fails or the instance is draining after SIGTERM: send it no traffic then.`,
   })
-  @ApiHealthy('The service can serve requests.')
+  @ApiResponse({ status: 200, description: 'The service can serve requests.', content: { 'application/json': { schema: HEALTH_SCHEMA } } })
   @ApiPublicErrorResponses(503)
   async ready(): Promise<{ status: 'ok' }> {
     // One ping shared by concurrent probes and reused for PING_FRESH_MS: a flood of probes costs one pool connection.

@@ -82,15 +82,9 @@ export class Metrics {
   constructor(enabled: boolean) {
     if (enabled) collectDefaultMetrics({ register: this.registry });
     this.readinessChanges.inc(0);
-    const gauge = (name: string, help: string, read: () => number) =>
-      new Gauge({
-        name,
-        help,
-        registers: [this.registry],
-        collect() {
-          this.set(read());
-        },
-      });
+    const gauge = (name: string, help: string, read: () => number) => {
+      const metric: Gauge = new Gauge({ name, help, registers: [this.registry], collect: () => metric.set(read()) });
+    };
     const pool = () => this.pool() ?? { totalCount: 0, idleCount: 0, waitingCount: 0 };
     gauge('petstore_db_pool_connections', 'Connections the pool holds to PostgreSQL', () => pool().totalCount);
     gauge('petstore_db_pool_idle_connections', 'Pool connections not running a statement', () => pool().idleCount);
