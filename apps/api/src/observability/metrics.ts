@@ -134,11 +134,9 @@ export class Metrics {
   /** A counter whose one label takes a fixed set of values, each exported at 0 from the start: `{ handle: Count }`. */
   private fixed<K extends string>(name: string, help: string, label: string, values: Record<K, string>): Record<K, Count> {
     const counter = new Counter({ name, help, labelNames: [label], registers: [this.registry] });
-    const entries = Object.entries<string>(values).map(([handle, value]) => {
-      counter.inc({ [label]: value }, 0);
-      return [handle, counter.labels(value)];
-    });
-    return Object.fromEntries(entries) as Record<K, Count>;
+    const series = Object.entries<string>(values).map(([handle, value]) => [handle, counter.labels(value)] as const);
+    for (const [, count] of series) count.inc(0);
+    return Object.fromEntries(series) as Record<K, Count>;
   }
 }
 
