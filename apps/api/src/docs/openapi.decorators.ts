@@ -32,9 +32,7 @@ function errorResponse(status: number, answers: ErrorAnswers) {
   const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && answers[code]);
   const examples = codes.flatMap((code) => {
     const given = answers[code];
-    return (given === true || given === undefined ? [undefined] : given).map(
-      (answer, i) => [i ? `${code}_${i + 1}` : code, example(code, answer)] as const,
-    );
+    return (typeof given === 'object' ? given : [undefined]).map((answer, i) => [i ? `${code}_${i + 1}` : code, example(code, answer)] as const);
   });
   return {
     status,
@@ -46,10 +44,8 @@ function errorResponse(status: number, answers: ErrorAnswers) {
 
 function errorResponses(...given: (number | ErrorAnswers)[]) {
   const ofStatus = (status: number) => ERROR_CODES.filter((code) => ERROR_STATUS[code] === status && !NOT_PER_OPERATION.includes(code));
-  const answers = given.reduce<ErrorAnswers>(
-    (all, g) => ({ ...all, ...(typeof g === 'number' ? Object.fromEntries(ofStatus(g).map((code) => [code, true])) : g) }),
-    {},
-  );
+  const answers: ErrorAnswers = {};
+  for (const g of given) Object.assign(answers, typeof g === 'number' ? Object.fromEntries(ofStatus(g).map((code) => [code, true])) : g);
   const statuses = [...new Set(Object.keys(answers).map((code) => ERROR_STATUS[code as ErrorCode]))].sort((a, b) => a - b);
   return applyDecorators(...statuses.map((status) => ApiResponse(errorResponse(status, answers))));
 }

@@ -103,17 +103,15 @@ const revalidated: onSendHookHandler = (request, reply, payload, done) => {
 /** Serves the document at /docs/openapi.json and /docs/openapi.yaml and Swagger UI at /docs, without a key, compressed. */
 export async function setupSwagger(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   // Runs before @fastify/compress's own onRoute hook, which reads `compress`: the API's answers stay as they are.
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onRoute', (route) => {
-      if (!/^\/docs(\/|$)/.test(route.url)) return void (route.compress = false);
-      // First: the HEAD route's own onSend hook drops the body.
-      if (route.url !== '/docs/*') return void (route.onSend = [revalidated, ...[route.onSend ?? []].flat()]);
-      const onlyUiFiles: onRequestHookHandler = (request, reply, done) =>
-        UI_FILES.includes((request.params as { '*': string })['*']) ? done() : void reply.callNotFound();
-      route.onRequest = [...[route.onRequest ?? []].flat(), onlyUiFiles];
-    });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRoute', (route) => {
+    if (!/^\/docs(\/|$)/.test(route.url)) return void (route.compress = false);
+    // First: the HEAD route's own onSend hook drops the body.
+    if (route.url !== '/docs/*') return void (route.onSend = [revalidated, ...[route.onSend ?? []].flat()]);
+    const onlyUiFiles: onRequestHookHandler = (request, reply, done) =>
+      UI_FILES.includes((request.params as { '*': string })['*']) ? done() : void reply.callNotFound();
+    route.onRequest = [...[route.onRequest ?? []].flat(), onlyUiFiles];
+  });
   await app.register(fastifyCompress, { globalDecompression: false });
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app, config), {
     jsonDocumentUrl: 'docs/openapi.json',

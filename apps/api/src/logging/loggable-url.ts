@@ -33,7 +33,5 @@ function cut(text: string, max: number): string {
 }
 
 export function redactSecrets(text: string, apiKeys: readonly string[]): string {
-  let redacted = redactKeys(text);
-  for (const key of apiKeys) if (redacted.includes(key)) redacted = redacted.replaceAll(key, '…');
-  return redacted;
+  return apiKeys.reduce((redacted, key) => redacted.replaceAll(key, '…'), redactKeys(text));
 }

@@ -18,10 +18,8 @@ export function loggerParams(config: AppConfig, stdoutIsTerminal = process.stdou
     // The "Mapped {…}" lines that follow a heading name the paths actually served.
     hooks: {
       logMethod(args, method) {
-        const [fields, message] = args as unknown[];
-        if ((fields as { context?: unknown })?.context === 'RoutesResolver' && typeof message === 'string' && CONTROLLER_HEADING.test(message))
-          return;
-        method.apply(this, args);
+        const [fields, message] = args as [{ context?: unknown } | undefined, unknown];
+        if (fields?.context !== 'RoutesResolver' || typeof message !== 'string' || !CONTROLLER_HEADING.test(message)) method.apply(this, args);
       },
     },
   };

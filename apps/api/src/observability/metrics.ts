@@ -79,18 +79,12 @@ export class Metrics {
   private ready?: boolean;
 
   /** Off (METRICS_ENABLED=false), the series still count but nothing exports them. */
-  constructor(readonly enabled: boolean) {
+  constructor(enabled: boolean) {
     if (enabled) collectDefaultMetrics({ register: this.registry });
     this.readinessChanges.inc(0);
-    const gauge = (name: string, help: string, read: () => number) =>
-      new Gauge({
-        name,
-        help,
-        registers: [this.registry],
-        collect() {
-          this.set(read());
-        },
-      });
+    const gauge = (name: string, help: string, read: () => number) => {
+      const metric: Gauge = new Gauge({ name, help, registers: [this.registry], collect: () => metric.set(read()) });
+    };
     const pool = () => this.pool() ?? { totalCount: 0, idleCount: 0, waitingCount: 0 };
     gauge('petstore_db_pool_connections', 'Connections the pool holds to PostgreSQL', () => pool().totalCount);
     gauge('petstore_db_pool_idle_connections', 'Pool connections not running a statement', () => pool().idleCount);
@@ -140,11 +134,9 @@ export class Metrics {
   /** A counter whose one label takes a fixed set of values, each exported at 0 from the start: `{ handle: Count }`. */
   private fixed<K extends string>(name: string, help: string, label: string, values: Record<K, string>): Record<K, Count> {
     const counter = new Counter({ name, help, labelNames: [label], registers: [this.registry] });
-    const entries = Object.entries<string>(values).map(([handle, value]) => {
-      counter.inc({ [label]: value }, 0);
-      return [handle, counter.labels(value)];
-    });
-    return Object.fromEntries(entries) as Record<K, Count>;
+    const series = Object.entries<string>(values).map(([handle, value]) => [handle, counter.labels(value)] as const);
+    for (const [, count] of series) count.inc(0);
+    return Object.fromEntries(series) as Record<K, Count>;
   }
 }
 

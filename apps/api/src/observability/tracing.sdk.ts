@@ -25,8 +25,7 @@ export function startTracing(): void {
     ],
   });
   sdk.start();
-  tracing.enabled = true;
-  tracing.flush = () => sdk.shutdown();
+  tracing.sdk = sdk;
 }
 
 /** The path cut at 200 characters and at most 8 query parameter names, never their values; anything key-shaped is written `pet_…`. */
@@ -34,12 +33,9 @@ export function urlAttributes(url: string | undefined): Record<string, string> {
   if (url === undefined) return {};
   const [rawPath, query] = url.split(/\?(.*)/s, 2);
   const path = redactKeys(rawPath);
-  const attributes: Record<string, string> = { 'url.path': path.length > 200 ? `${path.slice(0, 200)}…` : path };
-  if (query !== undefined)
-    attributes['url.query'] = query
-      .split('&')
-      .slice(0, 8)
-      .map((pair) => `${redactKeys(pair.split('=', 1)[0]).slice(0, 64)}=REDACTED`)
-      .join('&');
-  return attributes;
+  const params = query
+    ?.split('&')
+    .slice(0, 8)
+    .map((pair) => `${redactKeys(pair.split('=', 1)[0]).slice(0, 64)}=REDACTED`);
+  return { 'url.path': path.length > 200 ? `${path.slice(0, 200)}…` : path, ...(params && { 'url.query': params.join('&') }) };
 }
