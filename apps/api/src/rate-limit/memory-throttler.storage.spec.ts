@@ -1,4 +1,4 @@
-import { MemoryThrottlerStorage } from './rate-limit.module';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 
 describe('MemoryThrottlerStorage', () => {
   let now: number;

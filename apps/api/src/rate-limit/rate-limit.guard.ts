@@ -4,7 +4,7 @@ import { RateLimitedError } from '@petstore/http-errors';
 import type { FastifyReply } from 'fastify';
 import type { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { Metrics } from '../observability/metrics';
-import { RedisCountFailed } from './rate-limit.module';
+import { RedisCountFailed } from './redis-throttler.storage';
 
 /** One count per API key with the IETF RateLimit-Policy and RateLimit fields (handleRequest replaced, as documented: its own are X-RateLimit-*). */
 @Injectable()
@@ -17,7 +17,8 @@ export class RateLimitGuard extends ThrottlerGuard {
     const keyId = request.apiKey?.keyId;
     if (!keyId) return true; // public routes have no key to count against
     const name = throttler.name ?? 'default';
-    // Fail open when Redis does not answer: the limiter must not take the API down. An outage is logged once, by the request that met it.
+    // Fail open when Redis does not answer (RedisThrottlerStorage counts it): the limiter must not take the API down.
+    // An outage is logged once, by the request that met it, not once per request.
     const record = await this.storageService.increment(`petstore:ratelimit:${keyId}`, ttl, limit, blockDuration, name).catch((error: unknown) => {
       if (error instanceof RedisCountFailed && error.firstInARow) this.outages.warn({ requestId: request.id }, error.message);
       return undefined;
