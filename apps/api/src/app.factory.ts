@@ -9,7 +9,7 @@ import { ApiKeysService } from './auth/api-keys.service';
 import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
 import { routedPaths, setupSwagger } from './docs/swagger';
-import { installDeprecationHeaders } from './http/deprecation';
+import { installDeprecation } from './http/deprecation';
 import { clientErrorHandler, refuseConnect } from './http/parser-errors';
 import { DrainState } from './http/drain';
 import { installCors } from './http/cors';
@@ -69,8 +69,8 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   installTracing(fastify);
   installJsonBodyParser(fastify);
   closeUnreadBodies(fastify);
-  installDeprecationHeaders(fastify);
-  app.get(ApiKeysService).trackDeprecatedCalls(fastify);
+  const keys = app.get(ApiKeysService);
+  installDeprecation(fastify, (operation) => keys.deprecatedCalls(operation));
   app.get(DrainState).attach(app.getHttpServer());
   // Health and metrics endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });

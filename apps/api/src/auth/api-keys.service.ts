@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { UnauthorizedError } from '@petstore/http-errors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { Strategy } from 'passport-http-bearer';
 import { APP_CONFIG, AppConfig, ConfigError } from '../config/config';
-import type { DeprecationConfig } from '../http/deprecation';
 import { Metrics } from '../observability/metrics';
 import { API_KEY_FORMAT, API_KEY_SCOPES, ApiKeyPrincipal, hashApiKey } from './api-key';
 import { ApiKeysRepository, StoredKey } from './api-keys.repository';
@@ -64,28 +63,18 @@ export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') impleme
     return key.principal;
   }
 
-  /** Counts every answered call of a deprecated route, and writes its key's time of it at most once a minute (`keys list`). */
-  trackDeprecatedCalls(fastify: FastifyInstance): void {
-    fastify.addHook('onRoute', (route) => {
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it the config's type is not resolved
-      const deprecation = (route.config as Partial<DeprecationConfig> | undefined)?.deprecation;
-      if (!deprecation) return;
-      const count = this.metrics.deprecatedCall(deprecation.operation);
-      route.onResponse = [
-        ...[route.onResponse ?? []].flat(),
-        (request, _reply, done) => {
-          if (request.is404) return done(); // no call of the operation (see installDeprecationHeaders)
-          count.inc();
-          const keyId = (request as AuthenticatedRequest).apiKey?.keyId;
-          // API_KEYS entries (`env-…`) have no row: the request log names them.
-          if (keyId && !keyId.startsWith('env-') && !this.deprecatedCallers.has(keyId)) {
-            this.deprecatedCallers.set(keyId, true);
-            this.record('last_deprecated_call_at', keyId);
-          }
-          done();
-        },
-      ];
-    });
+  /** Counts every answered call of a deprecated operation, and writes its key's time of it at most once a minute (`keys list`). */
+  deprecatedCalls(operation: string): (request: FastifyRequest) => void {
+    const count = this.metrics.deprecatedCall(operation);
+    return (request) => {
+      count.inc();
+      const keyId = (request as AuthenticatedRequest).apiKey?.keyId;
+      // API_KEYS entries (`env-…`) have no row: the request log names them.
+      if (keyId && !keyId.startsWith('env-') && !this.deprecatedCallers.has(keyId)) {
+        this.deprecatedCallers.set(keyId, true);
+        this.record('last_deprecated_call_at', keyId);
+      }
+    };
   }
 
   private async lookUp(digest: string): Promise<StoredKey | false> {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Route config (set with @RouteConfig) of an operation that is deprecated. */
 export interface DeprecationConfig {
@@ -8,9 +8,9 @@ export interface DeprecationConfig {
 
 /**
  * Deprecation (RFC 9745), Sunset (RFC 8594) and a successor Link on every answer of a deprecated route,
- * errors included: an onSend hook of those routes alone, so other routes pay nothing.
+ * errors included, and `called(operation)` told of each answered call: hooks of those routes alone, so other routes pay nothing.
  */
-export function installDeprecationHeaders(fastify: FastifyInstance): void {
+export function installDeprecation(fastify: FastifyInstance, called: (operation: string) => (request: FastifyRequest) => void): void {
   fastify.addHook('onRoute', (route) => {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it the config's type is not resolved
     const deprecation = (route.config as Partial<DeprecationConfig> | undefined)?.deprecation;
@@ -20,13 +20,20 @@ export function installDeprecationHeaders(fastify: FastifyInstance): void {
       sunset: deprecation.sunset.toUTCString(),
       link: `<${deprecation.successor}>; rel="successor-version"`,
     };
-    const existing = route.onSend ? [route.onSend].flat() : [];
+    const call = called(deprecation.operation);
+    // A path the route matches but Nest refuses (an empty id, `/v1/pets/`) is answered by the 404 handler: no operation.
     route.onSend = [
-      ...existing,
+      ...[route.onSend ?? []].flat(),
       (request, reply, payload, done) => {
-        // A path the route matches but Nest refuses (an empty id, `/v1/pets/`) is answered by the 404 handler: no operation.
         if (!request.is404) reply.headers(headers);
         done(null, payload);
+      },
+    ];
+    route.onResponse = [
+      ...[route.onResponse ?? []].flat(),
+      (request, _reply, done) => {
+        if (!request.is404) call(request);
+        done();
       },
     ];
   });
