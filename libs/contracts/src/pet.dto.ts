@@ -2,7 +2,7 @@ import { Exclude, Expose, Transform } from 'class-transformer';
 import { IsInt, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { DEFAULT_PET_STATUS, LIST_LIMIT_DEFAULT, NAME_MAX_LENGTH, PET_ID_MAX, PET_STATUSES, PetStatus } from './limits';
-import { IsCategoryId, IsPetId, IsPetName, IsPetStatus } from './rules';
+import { IsCategoryId, IsPetId, IsPetName, IsPetStatus, canonicalPetId } from './rules';
 
 // The contract's shapes: their rules validate requests and, with the descriptions, give the OpenAPI schemas.
 const LIST_LIMIT_MIN = 1;
@@ -93,7 +93,7 @@ export class PetIdParam {
     example: 1,
     description: `Identifier of the animal: a positive int64 (up to ${PET_ID_MAX}), in decimal digits only (leading zeros allowed); \`1e3\` or \`+1\` is a 400.`,
   })
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^0*[1-9][0-9]{0,18}$/.test(value) ? BigInt(value).toString() : value))
+  @Transform(({ value }: { value: unknown }) => canonicalPetId(value))
   @IsPetId()
   petId!: string;
 }

@@ -31,8 +31,12 @@ export function categoryIdProblem(value: unknown): string | undefined {
 const statusProblem = (value: unknown) =>
   (PET_STATUSES as readonly unknown[]).includes(value) ? undefined : `must be one of: ${PET_STATUSES.join(', ')}`;
 
-// Canonical decimal text: the transform has dropped leading zeros.
-const petIdProblem = (value: unknown) =>
+/** A path id in decimal digits (leading zeros allowed) as canonical text; any other value as given, for petIdProblem to name. */
+export const canonicalPetId = (value: unknown): unknown =>
+  typeof value === 'string' && /^0*[1-9][0-9]{0,18}$/.test(value) ? BigInt(value).toString() : value;
+
+/** Of a canonical id (canonicalPetId): a positive int64. */
+export const petIdProblem = (value: unknown) =>
   typeof value === 'string' && /^[1-9][0-9]{0,18}$/.test(value) && BigInt(value) <= BigInt(PET_ID_MAX)
     ? undefined
     : `must be an integer from 1 to ${PET_ID_MAX}`;

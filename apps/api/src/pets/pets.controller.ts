@@ -6,12 +6,12 @@ import {
   LIMIT_MESSAGE,
   ListPetsQuery,
   NewPet,
-  PET_ID_MAX,
   Pet,
   PetIdParam,
   STATUS_MESSAGE,
   categoryIdProblem,
   parametersOf,
+  petIdProblem,
   petNameProblem,
   schemaOf,
 } from '@petstore/contracts';
@@ -23,6 +23,7 @@ import { Location } from '../http/location.decorator';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key.entity';
 import { Idempotent, IdempotencyClaimOf } from '../idempotency/idempotent.decorator';
 import { logQueryValues } from '../logging/loggable-url';
+import { ParsePetIdPipe } from './pet-id.pipe';
 import { PetsService } from './pets.service';
 
 // The listing's parameters are the contract's own, validated: their values may be logged.
@@ -128,8 +129,8 @@ export class PetsController {
   })
   @applyDecorators(...parametersOf(PetIdParam, 'path').map((parameter) => ApiParam(parameter)))
   @ApiResponse({ status: 200, description: 'The animal.', content: json('Pet') })
-  @ApiErrorResponses({ validation_failed: [{ field: 'petId', message: `petId must be an integer from 1 to ${PET_ID_MAX}` }], not_found: true })
-  get(@Param() { petId }: PetIdParam): Promise<Pet> {
+  @ApiErrorResponses({ validation_failed: [{ field: 'petId', message: `petId ${petIdProblem('0')}` }], not_found: true })
+  get(@Param('petId', ParsePetIdPipe) petId: string): Promise<Pet> {
     return this.pets.get(petId);
   }
 }
