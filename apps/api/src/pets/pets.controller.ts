@@ -19,7 +19,6 @@ import type { FastifyReply } from 'fastify';
 import { RequireScopes } from '../auth/auth.decorator';
 import { ApiErrorResponses, schemaRef } from '../docs/openapi.decorators';
 import { JsonBody } from '../http/json-body';
-import { Location } from '../http/location.decorator';
 import type { IdempotencyClaim } from '../idempotency/idempotency-key.entity';
 import { Idempotent, IdempotencyClaimOf } from '../idempotency/idempotent.decorator';
 import { logQueryValues } from '../logging/loggable-url';
@@ -111,9 +110,14 @@ export class PetsController {
     malformed_json: true,
   })
   @Idempotent()
-  @Location((pet: Pet) => `/v1/pets/${pet.id}`)
-  create(@JsonBody() body: NewPet, @IdempotencyClaimOf() claim: IdempotencyClaim | undefined): Promise<Pet> {
-    return this.pets.create(body, claim);
+  async create(
+    @JsonBody() body: NewPet,
+    @IdempotencyClaimOf() claim: IdempotencyClaim | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Pet> {
+    const pet = await this.pets.create(body, claim);
+    reply.header('location', `/v1/pets/${pet.id}`);
+    return pet;
   }
 
   @Get(':petId')
