@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAIN, run } from '../support/processes';
@@ -67,6 +67,22 @@ describeAsRoot('the embedded database on a full or read-only folder (a 64 MB tmp
         expectOneLine(started, new RegExp(`^DATA_DIR ${dataDir} cannot be used by the embedded PostgreSQL: it is not writable \\(EROFS\\)`));
       } finally {
         spawnSync('mount', ['-o', 'remount,rw', mountPoint]);
+      }
+    },
+    STARTUP_TIMEOUT_MS,
+  );
+
+  it(
+    'stops the start on a read-only folder open to other users, saying it cannot be made owner-only',
+    async () => {
+      chmodSync(dataDir, 0o755);
+      spawnSync('mount', ['-o', 'remount,ro', mountPoint]);
+      try {
+        const started = await start();
+        expectOneLine(started, new RegExp(`^DATA_DIR ${dataDir} is open to other users and cannot be made owner-only: EROFS`));
+      } finally {
+        spawnSync('mount', ['-o', 'remount,rw', mountPoint]);
+        chmodSync(dataDir, 0o700);
       }
     },
     STARTUP_TIMEOUT_MS,

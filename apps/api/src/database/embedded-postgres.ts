@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { ConfigError } from '../config/config';
 import { DatabaseUnusableError } from './database-check';
 import { DataDirLock, LOCK_FILES, lockDataDir } from './embedded-lock';
 
@@ -126,7 +125,7 @@ function ownerOnlyDataDir(dataDir: string, notice: (message: string) => void): v
     if (mode & 0o077) chmodSync(dataDir, 0o700);
     opened = closeToOthers(dataDir);
   } catch (error) {
-    throw new ConfigError([`DATA_DIR ${dataDir} is open to other users and cannot be made owner-only: ${(error as Error).message}`]);
+    throw new DatabaseUnusableError(`DATA_DIR ${dataDir} is open to other users and cannot be made owner-only: ${(error as Error).message}`);
   }
   if (mode & 0o077 || opened > 0) {
     notice(
