@@ -1,19 +1,15 @@
-import { Client, ClientConfig } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { migrations } from './migrations';
 
-/** Bounds on every wait for the database, in milliseconds: together under the 3 s promised for a 503. */
+/**
+ * Bounds on every wait for the database, in milliseconds, together under the 3 s promised for a 503: a connection
+ * (pg-pool's `connectionTimeoutMillis`: the wait in the pool's queue and the connecting together, so the requests queued
+ * behind a silent database do not each wait for attempts of their own), then one statement.
+ */
 export const DATABASE_TIMEOUTS = { connectMs: 1500, queryMs: 1200 };
-/** How long a request may queue for a pooled connection: a busy pool is not an unreachable database. */
-const POOL_WAIT_MS = 10_000;
-
-/** pg's Client, each connection attempt bounded on its own (pg-pool's `Client` option), not by the pool's wait. */
-class BoundedClient extends Client {
-  constructor(config: ClientConfig) {
-    super({ ...config, connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs });
-  }
-}
+/** PGlite serves one session at a time: a request queued behind slow ones is not an outage. */
+const EMBEDDED_POOL_WAIT_MS = 10_000;
 
 export interface DatabaseTarget {
   url: string;
@@ -36,10 +32,8 @@ export function databaseOptions(target: DatabaseTarget, poolSize: number, timeou
     migrations,
     installExtensions: false,
     poolSize: target.embedded ? 1 : poolSize, // PGlite runs one session at a time
-    // pg-pool's connectionTimeoutMillis bounds the wait for a pooled connection; BoundedClient bounds connecting.
-    connectTimeoutMS: POOL_WAIT_MS,
+    connectTimeoutMS: target.embedded ? EMBEDDED_POOL_WAIT_MS : DATABASE_TIMEOUTS.connectMs,
     extra: {
-      ...(!target.embedded && { Client: BoundedClient }),
       // pg gives up on an answer after query_timeout (a database that went silent).
       ...(timeouts && { query_timeout: DATABASE_TIMEOUTS.queryMs }),
       // PostgreSQL's own bound, a startup parameter PgBouncer refuses: behind one BoundedQueries sets it per transaction.
