@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from '@petstore/http-errors';
+import type { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Metrics } from '../observability/metrics';
 import { DATABASE_TIMEOUTS, DatabaseTarget } from './database.options';
@@ -18,16 +20,39 @@ export class BoundedQueries {
   }
 
   manager<T>(name: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.target.pooling === 'transaction' ? this.transaction(name, work) : this.timed(name, () => work(this.dataSource.manager));
+    return this.target.pooling === 'transaction' ? this.transaction(name, work) : this.timed(name, () => this.onConnection(work, false));
   }
 
   transaction<T>(name: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.timed(name, () =>
-      this.dataSource.transaction(async (manager) => {
+      this.onConnection(async (manager) => {
         if (this.target.pooling === 'transaction') await manager.query(SET_TIMEOUT);
         return work(manager);
-      }),
+      }, true),
     );
+  }
+
+  /**
+   * `work` on one pooled connection (a QueryRunner's). A connection that timed out or broke is closed, not handed to the
+   * next request with a statement still hanging or a transaction open on it; closing it ends its transaction, so no
+   * ROLLBACK is waited for (on a silent database that wait came on top of the statement's, past the 3 s of a 503).
+   */
+  private async onConnection<T>(work: (manager: EntityManager) => Promise<T>, transaction: boolean): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    let client: Client | undefined;
+    try {
+      client = (await runner.connect()) as Client;
+      if (transaction) await runner.startTransaction();
+      const result = await work(runner.manager);
+      if (transaction) await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      if (client && isDatabaseUnavailable(error)) void client.end().catch(() => undefined);
+      else if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   private async timed<T>(name: string, run: () => Promise<T>): Promise<T> {
