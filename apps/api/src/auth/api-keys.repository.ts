@@ -63,7 +63,7 @@ export class ApiKeysRepository {
     });
   }
 
-  /** On the request path (a key not yet cached): hand-written SQL through DataSource.query (see pets.repository.ts). */
+  /** On the request path (a key not yet cached): hand-written SQL through EntityManager.query (see pets.repository.ts). */
   async findByDigest(digest: string): Promise<StoredKey | undefined> {
     type Row = { id: string; label: string; scopes: ApiKeyScope[]; expires_at: Date | null; revoked_at: Date | null };
     const sql = 'SELECT id, label, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';

@@ -6,7 +6,7 @@ const PAST_RETENTION = `created_at < now() - interval '24 hours'`;
 /** A record without an answer is only left by an older version of the service: given up after a minute, as that version did. */
 const EXPIRED = `(${PAST_RETENTION} OR (status_code IS NULL AND created_at < now() - interval '1 minute'))`;
 
-// Hand-written SQL through DataSource.query, as in pets.repository.ts.
+// Hand-written SQL through EntityManager.query, as in pets.repository.ts.
 const READ = `SELECT request_hash AS "requestHash", status_code AS "statusCode", response_body AS body, location, ${EXPIRED} AS expired
   FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2`;
 const FORGET_EXPIRED = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2 AND ${EXPIRED}`;

@@ -4,7 +4,7 @@ import { BoundedQueries } from '../database/bounded-queries';
 import { IdempotencyClaim, recordAnswer } from '../idempotency/idempotency-key.entity';
 import { PET_COLUMNS, PetRow, rowToPet } from './pet.entity';
 
-// Hand-written SQL (DataSource.query): a QueryBuilder or Repository.find costs 100 to 180 µs more a call, a quarter of a request.
+// Hand-written SQL (EntityManager.query): a QueryBuilder or Repository.find costs 100 to 180 µs more a call, a quarter of a request.
 const LIST_ALL = `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`;
 export const LIST_BY_STATUS = `SELECT ${PET_COLUMNS} FROM pets WHERE status = $3 AND id > $1 ORDER BY id LIMIT $2`;
 const GET_ONE = `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`;
