@@ -83,7 +83,7 @@ const UNAVAILABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMED
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
-  'timeout expired', // pg's connect timeout (connectionTimeoutMillis of each client; the pool's wait is longer)
+  'timeout expired', // pg's own connect timeout (a client's connectionTimeoutMillis)
   'Query read timeout',
   'Client has encountered a connection error',
   'Connection is not established',
