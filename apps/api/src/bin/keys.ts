@@ -1,17 +1,7 @@
-import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { isISO8601 } from 'class-validator';
-import { DataSource } from 'typeorm';
-import { ConfigError, loadConfig } from '../config/config';
-import { BoundedQueries } from '../database/bounded-queries';
-import { DatabaseUnusableError } from '../database/database-check';
-import { migrate } from '../database/migrate';
-import { databaseOptions, databaseTarget } from '../database/database.options';
-import { runningEmbeddedPostgres } from '../database/embedded-lock';
-import { startEmbeddedPostgres } from '../database/embedded-postgres';
-import { ENTITIES } from '../entities';
 import { parseScopes } from '../auth/api-key';
-import { ApiKeyRecord, ApiKeyToolError, ApiKeysRepository } from '../auth/api-keys.repository';
+import type { ApiKeyRecord } from '../auth/api-keys.repository';
 
 const USAGE = `Usage:
   keys create --name <label> [--scopes a,b] [--expires <ISO date>]   prints the new key alone on stdout
@@ -50,6 +40,7 @@ async function main(argv: string[]): Promise<void> {
   if (hidden) throw new UsageError(`--name may hold visible characters and plain spaces only (U+${hidden} is not one)`);
   const scopes = command === 'create' ? usage(() => parseScopes(values.scopes), '--scopes: ') : [];
 
+  const { withRepository } = await import('./keys-database.js');
   await withRepository(async (repository) => {
     if (command === 'create') {
       const { key, record } = await repository.create({ label: label!, scopes, expiresAt });
@@ -71,28 +62,6 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(`${successor.key}\n`);
     }
   });
-}
-
-/** Opens the service's database, migrated; an embedded one a running service holds is reached through that service. */
-async function withRepository(run: (repository: ApiKeysRepository) => Promise<void>): Promise<void> {
-  const config = loadConfig(process.env, process.cwd(), 'tool');
-  const running = config.database.url ? undefined : await runningEmbeddedPostgres(config.database.dataDir);
-  const embedded = config.database.url || running ? undefined : await startEmbeddedPostgres(config.database.dataDir);
-  const target = databaseTarget(config, running?.url ?? embedded?.url);
-  const dataSource = new DataSource({ ...databaseOptions(target, 1), entities: ENTITIES });
-  try {
-    await migrate(target)
-      .then(() => dataSource.initialize())
-      .catch((error: Error) => {
-        if (error instanceof ConfigError) throw error;
-        const where = running ? ` served by process ${running.pid} at ${running.url}` : '';
-        throw new ApiKeyToolError(`Cannot open the database${where}: ${error.message}`);
-      });
-    await run(new ApiKeysRepository(new BoundedQueries(dataSource, target)));
-  } finally {
-    if (dataSource.isInitialized) await dataSource.destroy();
-    await embedded?.stop();
-  }
 }
 
 /** Bad usage (node:util's own words, without its stack, or `prefix` and the error's) as a UsageError. */
@@ -138,13 +107,14 @@ function formatTable(keys: ApiKeyRecord[]): string {
   return rows.map((row) => `${line(row).trimEnd()}\n`).join('');
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+main(process.argv.slice(2)).catch(async (error: unknown) => {
   if (error instanceof UsageError) {
     // Asked for help: the usage. Bad usage: one line saying what is wrong, and exit 2.
     process.stderr.write(error.message ? `${error.message} (see: keys --help)\n` : `${USAGE}\n`);
     process.exit(error.message ? 2 : 0);
   }
-  const known = error instanceof ApiKeyToolError || error instanceof ConfigError || error instanceof DatabaseUnusableError;
-  process.stderr.write(`${known ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+  // Anything else comes from the database side, loaded by then.
+  const { isWorded } = await import('./keys-database.js');
+  process.stderr.write(`${isWorded(error) ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });
