@@ -17,7 +17,7 @@ const PEAK_RSS_BOUND_MB = 450;
   let service: ServiceProcess;
 
   beforeAll(async () => {
-    database = await createServiceDatabase();
+    database = await createServiceDatabase({ firstStart: true });
     service = await startServiceProcess(database.env);
   }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {

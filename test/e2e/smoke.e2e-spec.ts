@@ -13,7 +13,7 @@ describe('smoke: the built service and the key tool on this Node.js', () => {
     fetch(`${service.baseUrl}${path}`, { ...init, headers: { ...AUTH, 'content-type': 'application/json', ...init.headers } });
 
   beforeAll(async () => {
-    database = await createServiceDatabase();
+    database = await createServiceDatabase({ firstStart: true });
     service = await startServiceProcess(database.env);
   }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {

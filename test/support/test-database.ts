@@ -54,12 +54,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * seconds of CPU).
  */
 export async function startEmbeddedServer(): Promise<TestDatabase> {
-  const runDir = process.env.PETSTORE_TEST_RUN_DIR;
-  let dataDir = 'memory://';
-  if (runDir) {
-    dataDir = join(mkdtempSync(join(runDir, 'database-')), 'data');
-    cpSync(join(runDir, 'template'), dataDir, { recursive: true });
-  }
+  const copy = copyOfTemplate();
+  const dataDir = copy?.dataDir ?? 'memory://';
   const child = spawn(process.execPath, [EMBEDDED_SERVER, dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const [first] = (await Promise.race([
@@ -76,7 +72,17 @@ export async function startEmbeddedServer(): Promise<TestDatabase> {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       await exited;
-      if (runDir) rmSync(join(dataDir, '..'), { recursive: true, force: true });
+      copy?.remove();
     },
   };
+}
+
+/** A copy of the data folder jest.global-setup.js initialised and migrated for the run, when it did (no DATABASE_URL). */
+export function copyOfTemplate(): { dataDir: string; remove(): void } | undefined {
+  const runDir = process.env.PETSTORE_TEST_RUN_DIR;
+  if (!runDir) return undefined;
+  const folder = mkdtempSync(join(runDir, 'database-'));
+  const dataDir = join(folder, 'data');
+  cpSync(join(runDir, 'template'), dataDir, { recursive: true });
+  return { dataDir, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
