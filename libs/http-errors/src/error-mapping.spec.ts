@@ -10,7 +10,8 @@ import {
 } from '@nestjs/common';
 import { ERROR_CODES, ERROR_STATUS } from '@petstore/contracts';
 import { DomainError, RateLimitedError, UnauthorizedError, ValidationFailedError } from './domain-error';
-import { codeForStatus, isDatabaseUnavailable, mapError } from './error-mapping';
+import { isDatabaseUnavailable } from './database-errors';
+import { codeForStatus, mapError } from './error-mapping';
 import { RouteTable } from './route-table';
 
 const GET_PETS = { method: 'GET', url: '/v1/pets?limit=5' };

@@ -1,4 +1,5 @@
-import { isOutOfSpace, mapError } from './error-mapping';
+import { isOutOfSpace } from './database-errors';
+import { mapError } from './error-mapping';
 
 const request = { method: 'POST', url: '/v1/pets' };
 

@@ -1,4 +1,5 @@
-import { isDatabaseUnavailable } from '@petstore/http-errors';
+// The subpath: the key tool uses this class without loading NestJS.
+import { isDatabaseUnavailable } from '@petstore/http-errors/database-errors';
 import type { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Metrics } from '../observability/metrics';
