@@ -76,6 +76,18 @@ describe('the embedded database folder (DATA_DIR): a whole one', () => {
     2 * STARTUP_TIMEOUT_MS,
   );
 
+  it('refuses a second start beside a running one at once, naming the process that serves the folder', async () => {
+    const dataDir = copyOfTemplate('served');
+    const serving = await startEmbedded(dataDir);
+    running.push(serving);
+    const asked = performance.now();
+    const refused = await startEmbedded(dataDir);
+    running.push(refused);
+    expectOneLineRefusal(refused, dataDir, `is in use: process ${serving.child.pid} already serves its embedded PostgreSQL`);
+    // Not after retrying the lock until it could have gone stale (22 s), as it did.
+    expect(performance.now() - asked).toBeLessThan(20_000);
+  });
+
   it('stops the start of a damaged folder with one line naming it', async () => {
     const dataDir = copyOfTemplate('damaged');
     truncateSync(join(dataDir, 'global', 'pg_control'), 0);
@@ -107,6 +119,10 @@ describe('the embedded database folder (DATA_DIR): a whole one', () => {
       const second = await startServiceProcess({ DATA_DIR: dataDir });
       try {
         console.log(`restarted ${Math.round(performance.now() - restarted)} ms after SIGKILL`);
+        // The killed process's lock goes stale 20 s after its last refresh: the start says why it waits.
+        expect(second.stderr()).toContain(
+          `DATA_DIR ${dataDir}: process ${first.child.pid}, which held it, is not running: waiting up to 20 s for its lock to go stale`,
+        );
         const answer = await fetch(`${second.baseUrl}/v1/pets?limit=100`, { headers: AUTH });
         expect(((await answer.json()) as Array<{ id: number }>).map((pet) => pet.id)).toEqual(ids);
       } finally {
