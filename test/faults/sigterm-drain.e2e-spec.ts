@@ -1,6 +1,13 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { runLoad, sleep } from '../support/load';
+import { MAIN } from '../support/processes';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH } from '../support/test-app';
+import { AUTH, TEST_API_KEY } from '../support/test-app';
+import { copyOfTemplate } from '../support/test-database';
 
 describe('SIGTERM drain (built service under write load)', () => {
   let database: Awaited<ReturnType<typeof createServiceDatabase>>;
@@ -10,7 +17,7 @@ describe('SIGTERM drain (built service under write load)', () => {
     database = await createServiceDatabase();
   });
   afterAll(async () => {
-    await service?.stop('SIGKILL');
+    await service?.stop();
     await database?.drop();
   });
 
@@ -96,3 +103,54 @@ describe('SIGTERM drain (built service under write load)', () => {
     );
   }, 60000);
 });
+
+describe('SIGHUP: the terminal of the built service closes', () => {
+  it('stops it as SIGTERM does: the embedded PostgreSQL closed, its socket folder removed, DATA_DIR released', async () => {
+    // A DATA_DIR whatever DATABASE_URL says: what a clean stop leaves is visible there.
+    const copy = copyOfTemplate();
+    const dataDir = copy?.dataDir ?? mkdtempSync(join(tmpdir(), 'petstore-hangup-'));
+    const env = {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      API_KEYS: TEST_API_KEY,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      DATA_DIR: dataDir,
+    };
+    // In a pseudo-terminal of util-linux `script`; killing `script` hangs the terminal up.
+    const terminal = spawn('script', ['-qefc', `'${process.execPath}' '${MAIN}'`, '/dev/null'], {
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let pid = 0;
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: terminal.stdout }).on('line', (line) => {
+          if (line.startsWith('{')) pid = (JSON.parse(line) as { pid: number }).pid;
+          if (line.includes('Database: ')) resolve();
+        });
+        terminal.on('exit', () => reject(new Error('the service exited before its banner')));
+      });
+      const owner = join(dataDir, 'embedded-postgres.json');
+      const socketFolder = new URL((JSON.parse(readFileSync(owner, 'utf8')) as { url: string }).url).searchParams.get('host')!;
+      expect(pid).toBeGreaterThan(0);
+      terminal.kill('SIGKILL');
+      while (isRunning(pid)) await sleep(100);
+      expect({ owner: existsSync(owner), socketFolder: existsSync(socketFolder) }).toEqual({ owner: false, socketFolder: false });
+    } finally {
+      terminal.kill('SIGKILL');
+      rmSync(copy ? join(dataDir, '..') : dataDir, { recursive: true, force: true });
+    }
+  }, 60000);
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

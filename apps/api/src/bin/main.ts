@@ -59,6 +59,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGHUP', () => void stop('SIGHUP')); // its terminal closed
 }
 
 main().catch((error: unknown) => {
