@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, existsSync, mkdtempSync, renameSync, rmSync, truncateSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -114,7 +114,10 @@ describe('the embedded database folder (DATA_DIR): a whole one', () => {
         expect(answer.status).toBe(201);
         ids.push(((await answer.json()) as { id: number }).id);
       }
+      // A killed service leaves its socket's folder (named in the owner file) behind: removed here.
+      const { url } = JSON.parse(readFileSync(join(dataDir, 'embedded-postgres.json'), 'utf8')) as { url: string };
       expect(await first.stop('SIGKILL')).toBeNull();
+      rmSync(new URL(url).searchParams.get('host')!, { recursive: true, force: true });
       const restarted = performance.now();
       const second = await startServiceProcess({ DATA_DIR: dataDir });
       try {
