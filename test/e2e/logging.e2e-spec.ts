@@ -5,7 +5,7 @@ import { loadConfig } from '../../apps/api/src/config/config';
 import { keyShapedUrls } from '../support/key-shaped-urls';
 import { MAIN } from '../support/processes';
 import { sleep } from '../support/load';
-import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
+import { ServiceProcess, createServiceDatabase, serviceEnv, spawnInTerminal, startServiceProcess } from '../support/service-process';
 import { AUTH, STARTUP_TIMEOUT_MS, TEST_API_KEY, TEST_KEY_ID } from '../support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -167,23 +167,10 @@ describe('readable log lines (LOG_FORMAT=pretty, or stdout a terminal)', () => {
    * returns what it wrote up to its start banner's last line; then stops it.
    */
   async function startLines(env: Record<string, string>, terminal: boolean): Promise<string[]> {
-    const fullEnv = {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      API_KEYS: TEST_API_KEY,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...database.env,
-      ...env,
-    };
+    const fullEnv = { ...database.env, ...env };
     const child = terminal
-      ? spawn('script', ['-qefc', `'${process.execPath}' '${MAIN}'`, '/dev/null'], {
-          env: fullEnv,
-          detached: true,
-          stdio: ['ignore', 'pipe', 'inherit'],
-        })
-      : spawn(process.execPath, [MAIN], { env: fullEnv, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+      ? spawnInTerminal(fullEnv)
+      : spawn(process.execPath, [MAIN], { env: serviceEnv(fullEnv), detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = once(child, 'exit');
     const lines: string[] = [];
     await new Promise<void>((resolve, reject) => {

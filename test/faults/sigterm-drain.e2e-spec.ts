@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { runLoad, sleep } from '../support/load';
-import { MAIN } from '../support/processes';
-import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH, TEST_API_KEY } from '../support/test-app';
+import { ServiceProcess, createServiceDatabase, spawnInTerminal, startServiceProcess } from '../support/service-process';
+import { AUTH } from '../support/test-app';
 import { copyOfTemplate } from '../support/test-database';
 
 describe('SIGTERM drain (built service under write load)', () => {
@@ -109,21 +107,8 @@ describe('SIGHUP: the terminal of the built service closes', () => {
     // A DATA_DIR whatever DATABASE_URL says: what a clean stop leaves is visible there.
     const copy = copyOfTemplate();
     const dataDir = copy?.dataDir ?? mkdtempSync(join(tmpdir(), 'petstore-hangup-'));
-    const env = {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      API_KEYS: TEST_API_KEY,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'json',
-      DATA_DIR: dataDir,
-    };
-    // In a pseudo-terminal of util-linux `script`; killing `script` hangs the terminal up.
-    const terminal = spawn('script', ['-qefc', `'${process.execPath}' '${MAIN}'`, '/dev/null'], {
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    // In a pseudo-terminal; killing `script` hangs the terminal up.
+    const terminal = spawnInTerminal({ LOG_FORMAT: 'json', DATA_DIR: dataDir });
     try {
       let pid = 0;
       await new Promise<void>((resolve, reject) => {

@@ -1,9 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, ChildProcessByStdio, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { LAUNCHER, MAIN } from './processes';
 import { TEST_API_KEY } from './test-app';
 import { copyOfTemplate, createTestDatabase } from './test-database';
@@ -26,20 +27,7 @@ export interface ServiceProcess {
  */
 export async function startServiceProcess(env: Record<string, string>, options: { launcher?: boolean } = {}): Promise<ServiceProcess> {
   const [command, args] = options.launcher ? [LAUNCHER, []] : [process.execPath, [MAIN]];
-  const child = spawn(command, args, {
-    env: {
-      PATH: process.env.PATH,
-      NODE: process.execPath,
-      NODE_ENV: 'test',
-      API_KEYS: TEST_API_KEY,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_PER_MINUTE: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(command, args, { env: serviceEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   let errors = '';
@@ -63,6 +51,21 @@ export async function startServiceProcess(env: Record<string, string>, options: 
       return exited;
     },
   };
+}
+
+/** The built service's environment in the tests: a free port, the test key, info logs, no rate limit; `env` over it. */
+export function serviceEnv(env: Record<string, string>): Record<string, string> {
+  const base = { PATH: process.env.PATH ?? '', NODE: process.execPath, NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1' };
+  return { ...base, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', ...env };
+}
+
+/** The built service inside a pseudo-terminal of util-linux `script`, in a process group of its own; its output on stdout. */
+export function spawnInTerminal(env: Record<string, string>): ChildProcessByStdio<null, Readable, null> {
+  return spawn('script', ['-qefc', `'${process.execPath}' '${MAIN}'`, '/dev/null'], {
+    env: serviceEnv(env),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 /**
