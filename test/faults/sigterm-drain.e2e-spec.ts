@@ -108,7 +108,8 @@ describe('SIGHUP: the terminal of the built service closes', () => {
     const copy = copyOfTemplate();
     const dataDir = copy?.dataDir ?? mkdtempSync(join(tmpdir(), 'petstore-hangup-'));
     // In a pseudo-terminal; killing `script` hangs the terminal up.
-    const terminal = spawnInTerminal({ LOG_FORMAT: 'json', DATA_DIR: dataDir });
+    // A drain long enough for the log's periodic flush to meet the hung-up terminal (EIO): unheard, that error killed it.
+    const terminal = spawnInTerminal({ LOG_FORMAT: 'json', DATA_DIR: dataDir, DRAIN_DELAY_MS: '2000' });
     try {
       let pid = 0;
       await new Promise<void>((resolve, reject) => {

@@ -29,9 +29,16 @@ export function loggerParams(config: AppConfig, stdoutIsTerminal = process.stdou
 /** Lines gathered up to 4 KiB, written at least every 200 ms and at exit: one write a dozen lines under load. Synchronous
  * writes: an asynchronous fs.write per 4 KiB cost 3 µs a request, a synchronous one 0.4 µs (measured). */
 function bufferedStdout(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: true, minLength: 4096 });
+  // maxLength: lines stdout cannot take (a full disk, a hung-up terminal) are dropped past 1 MiB, not held.
+  const destination = pino.destination({ dest: 1, sync: true, minLength: 4096, maxLength: 1024 * 1024 });
   const timer = setInterval(() => destination.flush(), 200).unref();
   destination.on('close', () => clearInterval(timer));
+  // Unheard, a write error is thrown from the next log call or flush: a closed terminal (EIO) killed a draining service.
+  let said = false;
+  destination.on('error', (error: NodeJS.ErrnoException) => {
+    if (!said) console.error(`standard output refuses log lines (${error.code ?? error.message}): they are dropped while it does`);
+    said = true;
+  });
   return destination;
 }
 
