@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, openSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../apps/api/src/config/config';
 import { keyShapedUrls } from '../support/key-shaped-urls';
@@ -141,6 +143,42 @@ describe('request ids and JSON logs (built service)', () => {
   });
 });
 
+describe('standard output refusing writes (a full disk: /dev/full)', () => {
+  it(
+    'keeps the service answering; stderr says once that lines are dropped',
+    async () => {
+      const database = await createServiceDatabase();
+      const port = await freePort(); // stdout cannot tell the port the system chose
+      const env = serviceEnv({ ...database.env, LOG_FORMAT: 'json', PORT: String(port) });
+      const full = openSync('/dev/full', 'w');
+      const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', full, 'pipe'] });
+      closeSync(full);
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = once(child, 'exit');
+      const alive = () => {
+        if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}): ${stderr}`);
+      };
+      const list = () => fetch(`http://127.0.0.1:${port}/v1/pets?limit=1`, { headers: AUTH });
+      try {
+        // Until it listens, then past several of the log's 200 ms flushes: ENOSPC thrown from one killed it.
+        while (!(await list().catch(() => undefined))) {
+          alive();
+          await sleep(100);
+        }
+        for (let i = 0; i < 5; i++, await sleep(150)) expect((await list()).status).toBe(200);
+        alive();
+        expect(stderr.match(/^standard output refuses log lines \(ENOSPC\): they are dropped while it does$/gm)).toHaveLength(1);
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+        await database.drop();
+      }
+    },
+    STARTUP_TIMEOUT_MS,
+  );
+});
+
 describe('readable log lines (LOG_FORMAT=pretty, or stdout a terminal)', () => {
   let database: Awaited<ReturnType<typeof createServiceDatabase>>;
   beforeAll(async () => {
@@ -219,3 +257,12 @@ describe('readable log lines (LOG_FORMAT=pretty, or stdout a terminal)', () => {
     2 * STARTUP_TIMEOUT_MS,
   );
 });
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
