@@ -89,6 +89,9 @@ describe('authentication (e2e)', () => {
       ['malformed JSON', 'application/json', '{bad'],
       ['invalid values', 'application/json', JSON.stringify({ name: '', categoryId: 0, id: 5 })],
       ['a body that is not JSON', 'text/plain', 'hello'],
+      // Fastify refuses a malformed media type (415) before any guard.
+      ['a malformed Content-Type', 'application/json, text/plain', JSON.stringify({ name: 'Rex', categoryId: 1 })],
+      ['an empty Content-Type', '', JSON.stringify({ name: 'Rex', categoryId: 1 })],
       ['a body over 64 KiB', 'application/json', JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 })],
       ['an empty body', 'application/json', ''],
     ])('createPet with %s and no key is 401, and stores nothing', async (_case, contentType, body) => {

@@ -6,7 +6,7 @@ import { expectError, expectValidationFailed } from '../support/expectations';
 import { parseExposition, valueOf } from '../support/prometheus';
 import { parseAnswer, sendRaw } from '../support/raw-http';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
+import { AUTH, STARTUP_TIMEOUT_MS, TEST_API_KEY, useTestApp } from '../support/test-app';
 
 const PET_ID_RULE: [string, string] = ['petId', `petId must be an integer from 1 to ${PET_ID_MAX}`];
 
@@ -26,6 +26,30 @@ describe('answers at the edge (e2e)', () => {
     expect(answer?.status).toBe(400);
     expect(answer?.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer?.body).toEqual({ code: 'malformed_request', message: 'The request has no Host header', status: 400 });
+    expect(answer?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.each([
+    ['Host', `Host: a.example\r\nHost: b.example\r\nAuthorization: Bearer ${TEST_API_KEY}`],
+    // Node keeps the first and drops the others silently: a valid key first let the request through.
+    ['Authorization', `Host: a.example\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nauthorization: Bearer not-a-key`],
+  ])('answers a request with more than one %s header 400 with the Error body', async (name, headers) => {
+    const { answer } = await sendRaw(api.baseUrl, `GET /v1/pets?limit=1 HTTP/1.1\r\n${headers}\r\nConnection: close\r\n\r\n`);
+    expect(answer?.status).toBe(400);
+    expect(answer?.body).toEqual({ code: 'malformed_request', message: `The request has more than one ${name} header`, status: 400 });
+    expect(answer?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.each([
+    ['with a key: served', `Authorization: Bearer ${TEST_API_KEY}\r\n`, 200, undefined],
+    ['without one: 401 with the Error body', '', 401, 'unauthorized'],
+  ])('serves a request with an unknown Expect (Node answered a bare 417), %s', async (_case, auth, status, code) => {
+    const { answer } = await sendRaw(api.baseUrl, `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: a\r\n${auth}Expect: foo\r\nConnection: close\r\n\r\n`);
+    expect({ status: answer?.status, type: answer?.headers['content-type'], code: (answer?.body as { code?: string })?.code }).toEqual({
+      status,
+      type: 'application/json; charset=utf-8',
+      code,
+    });
     expect(answer?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -29,6 +29,13 @@ describe('routing errors and the Error body (e2e)', () => {
       expectError(await api.request('GET', '/pets?limit=5'), 404, 'not_found', 'No route matches GET /pets');
     });
 
+    it.each([
+      ['/v1/pets/1/pet_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE', '/v1/pets/1/pet_…'],
+      ['/x/pet%5FAbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE', '/x/pet_…'],
+    ])('echoes no key-shaped text of the path: %s', async (path, echoed) => {
+      expectError(await api.request('GET', path, { headers: AUTH }), 404, 'not_found', `No route matches GET ${echoed}`);
+    });
+
     it('shortens a very long path in the message', async () => {
       const path = `/v1/${'a'.repeat(300)}`;
       expectError(await api.request('GET', path, { headers: AUTH }), 404, 'not_found', `No route matches GET ${path.slice(0, 200)}…`);

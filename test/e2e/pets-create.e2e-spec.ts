@@ -131,6 +131,8 @@ describe('createPet: POST /v1/pets (e2e)', () => {
     it('refuses id, naming it', () => expectRefused({ id: 7, name: 'Rex', categoryId: 1 }, ['id', 'property id is not allowed']));
     it('refuses any other property, naming it', () =>
       expectRefused({ name: 'Rex', categoryId: 1, colour: 'brown' }, ['colour', 'property colour is not allowed']));
+    it('refuses a key-shaped property without echoing the key', () =>
+      expectRefused({ name: 'Rex', categoryId: 1, pet_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_AbCdEf: 1 }, ['pet_…', 'property pet_… is not allowed']));
     it('refuses __proto__ and constructor, naming them', () =>
       expectRefused(
         '{"name":"Rex","categoryId":1,"__proto__":{"status":"sold"},"constructor":1}',
@@ -221,6 +223,10 @@ describe('createPet: POST /v1/pets (e2e)', () => {
       ['multipart/form-data; boundary=x', 'another Content-Type was sent'],
       ['application/xml', 'another Content-Type was sent'],
       ['application/merge-patch+json', 'another Content-Type was sent'],
+      // Malformed: Fastify's own refusal said only "Unsupported Media Type", without RateLimit headers.
+      ['application/json, text/plain', 'another Content-Type was sent'],
+      ['application/json garbage', 'another Content-Type was sent'],
+      [';charset=utf-8', 'another Content-Type was sent'],
       // JSON in another charset: the message names the charset as what is refused.
       ['application/json; charset=latin1', 'only the charset utf-8 is supported'],
       ['Application/JSON; Charset="UTF-16"', 'only the charset utf-8 is supported'],

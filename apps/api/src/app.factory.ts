@@ -10,11 +10,11 @@ import { AppConfig } from './config/config';
 import { DatabaseTarget } from './database/database.options';
 import { routedPaths, setupSwagger } from './docs/swagger';
 import { installDeprecation } from './http/deprecation';
-import { clientErrorHandler, refuseConnect } from './http/parser-errors';
+import { clientErrorHandler, refuseConnect, serveUnknownExpectations } from './http/parser-errors';
 import { DrainState } from './http/drain';
 import { installCors } from './http/cors';
 import { addSecurityHeaders, installSecurityHeaders } from './http/security-headers';
-import { refuseRequestsWithoutHost } from './http/missing-host';
+import { refuseMissingOrRepeatedHost } from './http/host-header';
 import { limitServer, serverLimits } from './http/server-limits';
 import { closeUnreadBodies, installJsonBodyParser } from './http/json-body';
 import { REQUEST_ID_HEADER, errorLogger, installRequestLog, logRequest, requestIdGenerator } from './logging/request-log';
@@ -55,13 +55,14 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   const fastify = app.getHttpAdapter().getInstance();
   limitServer(app.getHttpServer(), config);
   refuseConnect(app.getHttpServer(), config.auth.apiKeys);
+  serveUnknownExpectations(app.getHttpServer(), fastify);
   const routes = new RouteTable();
   // `*` is the CORS plugin's preflight route, not a path of the API.
   fastify.addHook('onRoute', (route) => {
     if (route.url !== '*') for (const url of routedPaths(route.url)) routes.add(route.method, url);
   });
   installSecurityHeaders(fastify);
-  refuseRequestsWithoutHost(fastify);
+  refuseMissingOrRepeatedHost(fastify);
   await installCors(app, config);
   installRequestLog(fastify, config.auth.apiKeys);
   installMetrics(fastify, app.get(Metrics), app.get(DataSource));

@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { ApiError, ERROR_CODES, ERROR_STATUS, ErrorCode, apiError } from '@petstore/contracts';
 import { isDatabaseUnavailable, isOutOfSpace } from './database-errors';
 import { DomainError, ForbiddenError, RateLimitedError, UnauthorizedError } from './domain-error';
+import { redactKeys } from './redact-keys';
 import { RouteTable } from './route-table';
 
 export interface MappedError {
@@ -58,7 +59,7 @@ function fromDomainError(error: DomainError): MappedError {
 function fromHttpException(exception: HttpException, request: { method: string; url: string }, routes?: RouteTable): MappedError {
   const allowed = exception.getStatus() === 404 && routes ? routes.allowedMethods(request.url) : undefined;
   const method = request.method.toUpperCase();
-  const path = request.url.split('?')[0];
+  const path = redactKeys(request.url.split('?')[0]);
   const echoed = path.length > 200 ? `${path.slice(0, 200)}…` : path;
   if (allowed?.length === 0) return answer('not_found', `No route matches ${method} ${echoed}`);
   if (allowed && !allowed.includes(method)) {

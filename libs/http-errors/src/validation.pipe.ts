@@ -1,13 +1,17 @@
 import { ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
 import { FieldError, contractTransformer, validateContract } from '@petstore/contracts';
 import { ValidationFailedError } from './domain-error';
+import { redactKeys } from './redact-keys';
 
 type ValidationProblem = { property: string; constraints?: Record<string, string> };
 /** Keys Nest deletes before validating (prototype pollution) or class-transformer skips (valueOf, toString: functions on
  * every object): the API names them as it names any unknown property. */
 const inherited = (key: string) => key === 'prototype' || key in Object.prototype;
-/** A client's property name echoed back, at most 64 code points. */
-const echoed = (name: string) => ([...name].length > 64 ? `${[...name].slice(0, 64).join('')}…` : name);
+/** A client's property name echoed back, at most 64 code points, a key-shaped one redacted. */
+const echoed = (name: string) => {
+  const points = [...redactKeys(name)];
+  return points.length > 64 ? `${points.slice(0, 64).join('')}…` : points.join('');
+};
 const notAllowed = (name: string): FieldError => ({ field: echoed(name), message: `property ${echoed(name)} is not allowed` });
 
 /** The `exceptionFactory`: one detail per field, the declared fields first, then the unknown properties. */

@@ -10,8 +10,20 @@ import { BODY_LIMIT_BYTES } from './server-limits';
  */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
+  // A malformed Content-Type Fastify refuses (415) before any parser or guard; its documented remedy is an onRequest
+  // hook that rewrites the header. Every refused one is replaced by a well-formed one, its refusal kept for @JsonBody.
+  const refused = new WeakMap<FastifyRequest, DomainError>();
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const header = request.headers['content-type'];
+    const problem = header === undefined || header === 'application/json' ? undefined : mediaTypeProblem(header);
+    if (problem) {
+      refused.set(request, problem);
+      request.headers['content-type'] = 'application/octet-stream';
+    }
+    done();
+  });
   fastify.addContentTypeParser('*', (request: FastifyRequest, payload, done) => {
-    const problem = mediaTypeProblem(request.headers['content-type']);
+    const problem = refused.get(request) ?? mediaTypeProblem(request.headers['content-type']);
     // A refused body is not read: an answer sent before it arrived closes the connection (closeUnreadBodies).
     if (problem) return done(null, problem);
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return done(null, tooLarge());

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, STATUS_CODES, Server } from 'node:http';
+import { IncomingMessage, STATUS_CODES, Server, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'node:net';
 import { PinoLogger } from 'nestjs-pino';
 import { ERROR_STATUS, ErrorCode, apiError } from '@petstore/contracts';
@@ -27,6 +28,14 @@ export function refuseConnect(server: Server, apiKeys: readonly string[]): void 
     const req = { method: 'CONNECT', url: loggableUrl(request.url ?? '', apiKeys) };
     PinoLogger.root.info({ requestId: id, req, res: { statusCode: 405 } }, `CONNECT ${req.url} 405`);
   });
+}
+
+/**
+ * An Expect other than 100-continue: Node answers a bare 417 unless someone listens. RFC 9110 §10.1.1 lets a server
+ * ignore it instead, so the request is served as any other (its key checked, its answer the Error body if refused).
+ */
+export function serveUnknownExpectations(server: Server, fastify: FastifyInstance): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => fastify.routing(request, response));
 }
 
 function refuse(socket: Socket, code: ErrorCode, message: string, requestId: string, extra: Record<string, string> = {}): void {

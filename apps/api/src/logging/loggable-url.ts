@@ -1,4 +1,4 @@
-import { redactKeys } from '../auth/redact-keys';
+import { redactKeys } from '@petstore/http-errors/redact-keys';
 
 /** The API's own query parameters, as the features declare them (`logQueryValues`). */
 const KNOWN_PARAMETERS = new Set<string>();

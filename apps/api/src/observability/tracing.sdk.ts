@@ -2,7 +2,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { redactKeys } from '../auth/redact-keys';
+import { redactKeys } from '@petstore/http-errors/redact-keys';
 import { tracing } from './tracing';
 
 /** Probes and scrapes every few seconds would drown the requests worth following. */

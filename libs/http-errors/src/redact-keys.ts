@@ -1,9 +1,10 @@
+// No imports: tracing and the log load this before NestJS (`@petstore/http-errors/redact-keys`).
 const KEY_SHAPED = /pet_[A-Za-z0-9_-]{43}/g;
 /** A percent-escape of a character a key is made of, or of `%` itself (double encoding). */
 const ESCAPE = /%([0-9A-Fa-f]{2})/g;
 const KEY_CHARACTER = /[A-Za-z0-9_%-]/;
 
-/** `text` (a URL to log or trace) with every key-shaped run written `pet_…`, also behind percent-escapes (`%70et_…`, then decoded). */
+/** `text` (a URL to log, trace or echo in an error message) with every key-shaped run written `pet_…`, also behind percent-escapes (`%70et_…`, then decoded). */
 export function redactKeys(text: string): string {
   // What holds neither a key's prefix nor an escape has nothing to redact: most URLs, spared the scans.
   if (!text.includes('pet_') && !text.includes('%')) return text;
