@@ -6,7 +6,7 @@ import { expectError, expectValidationFailed } from '../support/expectations';
 import { parseExposition, valueOf } from '../support/prometheus';
 import { parseAnswer, sendRaw } from '../support/raw-http';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH, STARTUP_TIMEOUT_MS, TEST_API_KEY, useTestApp } from '../support/test-app';
+import { AUTH, STARTUP_TIMEOUT_MS, TEST_API_KEY, countPets, useTestApp } from '../support/test-app';
 
 const PET_ID_RULE: [string, string] = ['petId', `petId must be an integer from 1 to ${PET_ID_MAX}`];
 
@@ -38,6 +38,15 @@ describe('answers at the edge (e2e)', () => {
     expect(answer?.status).toBe(400);
     expect(answer?.body).toEqual({ code: 'malformed_request', message: `The request has more than one ${name} header`, status: 400 });
     expect(answer?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.each(['gzip, chunked', 'chunked, chunked', 'identity'])('answers a body in Transfer-Encoding: %s 400, creating nothing', async (coding) => {
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nContent-Type: application/json\r\n`;
+    const body = '{"name":"Rex","categoryId":1}';
+    const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    const { answer } = await sendRaw(api.baseUrl, `${head}Transfer-Encoding: ${coding}\r\nConnection: close\r\n\r\n${chunked}`);
+    expect({ status: answer?.status, code: (answer?.body as { code?: string })?.code }).toEqual({ status: 400, code: 'malformed_request' });
+    expect(await countPets(api)).toBe(0);
   });
 
   it.each([

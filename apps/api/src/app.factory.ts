@@ -14,7 +14,7 @@ import { clientErrorHandler, refuseConnect, serveUnknownExpectations } from './h
 import { DrainState } from './http/drain';
 import { installCors } from './http/cors';
 import { addSecurityHeaders, installSecurityHeaders } from './http/security-headers';
-import { refuseMissingOrRepeatedHost } from './http/host-header';
+import { refuseAmbiguousRequests } from './http/request-head';
 import { limitServer, serverLimits } from './http/server-limits';
 import { closeUnreadBodies, installJsonBodyParser } from './http/json-body';
 import { REQUEST_ID_HEADER, errorLogger, installRequestLog, logRequest, requestIdGenerator } from './logging/request-log';
@@ -62,7 +62,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     if (route.url !== '*') for (const url of routedPaths(route.url)) routes.add(route.method, url);
   });
   installSecurityHeaders(fastify);
-  refuseMissingOrRepeatedHost(fastify);
+  refuseAmbiguousRequests(fastify);
   await installCors(app, config);
   installRequestLog(fastify, config.auth.apiKeys);
   installMetrics(fastify, app.get(Metrics), app.get(DataSource));

@@ -20,7 +20,7 @@ export function serverLimits(config: AppConfig) {
     maxRequestsPerSocket: 10_000,
     http: {
       maxHeaderSize: 16 * 1024,
-      // A request without Host gets the Error body (host-header.ts), not Node's bare 400.
+      // A request without Host gets the Error body (request-head.ts), not Node's bare 400.
       requireHostHeader: false,
       // How often Node checks requestTimeout / headersTimeout (its default is 30 s).
       connectionsCheckingInterval: 1000,
