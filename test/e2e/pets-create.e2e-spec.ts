@@ -230,6 +230,7 @@ describe('createPet: POST /v1/pets (e2e)', () => {
       // JSON in another charset: the message names the charset as what is refused.
       ['application/json; charset=latin1', 'only the charset utf-8 is supported'],
       ['Application/JSON; Charset="UTF-16"', 'only the charset utf-8 is supported'],
+      ['application/json; charset=utf-8; charset=latin1', 'only the charset utf-8 is supported'],
     ])('must be application/json, not %s: 415, without echoing the header', async (contentType, got) => {
       const response = await post(JSON.stringify({ name: 'Rex', categoryId: 1 }), { 'content-type': contentType });
       expectError(response, 415, 'unsupported_media_type', `The request body must be application/json in UTF-8 (${got})`);

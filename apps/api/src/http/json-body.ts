@@ -59,8 +59,9 @@ export function closeUnreadBodies(fastify: FastifyInstance): void {
 function mediaTypeProblem(header: string | undefined): DomainError | undefined {
   if (header === 'application/json') return undefined; // what nearly every client sends: no parsing
   const [type, ...parameters] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
-  const charset = parameters.find((p) => p.startsWith('charset='))?.replace(/^charset=|"/g, '');
-  if (type === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return undefined;
+  // Two charsets are ambiguous: another reader may take the other one.
+  const [charset, ...more] = parameters.filter((p) => p.startsWith('charset=')).map((p) => p.replace(/^charset=|"/g, ''));
+  if (type === 'application/json' && more.length === 0 && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return undefined;
   // The client's own header is not echoed back: the answer says what is accepted, not what was sent.
   const got =
     type === 'application/json' ? 'only the charset utf-8 is supported' : header ? 'another Content-Type was sent' : 'no Content-Type was sent';
