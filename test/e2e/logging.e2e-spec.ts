@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../apps/api/src/config/config';
 import { keyShapedUrls } from '../support/key-shaped-urls';
-import { MAIN } from '../support/processes';
+import { MAIN, freePort } from '../support/processes';
 import { sleep } from '../support/load';
 import { ServiceProcess, createServiceDatabase, serviceEnv, spawnInTerminal, startServiceProcess } from '../support/service-process';
 import { AUTH, STARTUP_TIMEOUT_MS, TEST_API_KEY, TEST_KEY_ID } from '../support/test-app';
@@ -257,12 +256,3 @@ describe('readable log lines (LOG_FORMAT=pretty, or stdout a terminal)', () => {
     2 * STARTUP_TIMEOUT_MS,
   );
 });
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}

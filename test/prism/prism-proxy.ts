@@ -1,22 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ROOT } from '../support/processes';
+import { ROOT, freePort } from '../support/processes';
 
 /** Stoplight Prism's validating proxy (@stoplight/prism-cli, a devDependency), in front of the service. */
 export interface PrismProxy {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { accessSync, constants } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -50,4 +51,13 @@ export function onPath(name: string): boolean {
       return false;
     }
   });
+}
+
+/** A loopback port nothing listens on now (for a child whose output cannot tell the port it was given). */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
 }
