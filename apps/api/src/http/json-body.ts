@@ -15,7 +15,7 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   const refused = new WeakMap<FastifyRequest, DomainError>();
   fastify.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers['content-type'];
-    const problem = header === undefined || header === 'application/json' ? undefined : mediaTypeProblem(header);
+    const problem = header === undefined ? undefined : mediaTypeProblem(header);
     if (problem) {
       refused.set(request, problem);
       request.headers['content-type'] = 'application/octet-stream';
