@@ -1,9 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { runLoad, sleep } from '../support/load';
 import { ServiceProcess, createServiceDatabase, spawnInTerminal, startServiceProcess } from '../support/service-process';
+import { parseAnswer } from '../support/raw-http';
 import { AUTH } from '../support/test-app';
 import { copyOfTemplate } from '../support/test-database';
 
@@ -99,6 +101,34 @@ describe('SIGTERM drain (built service under write load)', () => {
     console.log(
       `SIGTERM drain: ${before.length} requests before the signal, ${created.length} pets created, exit 0 after ${Math.round(exitedAt - signalAt)} ms`,
     );
+  }, 60000);
+
+  it('answers a request in flight at the signal with Connection: close, and exits 0 without waiting for the 8 s deadline', async () => {
+    await service?.stop();
+    service = await startServiceProcess({ ...database.env, DRAIN_DELAY_MS: '0' });
+    const current = service;
+    const { hostname, port } = new URL(current.baseUrl);
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => undefined);
+    try {
+      const body = JSON.stringify({ name: 'in flight', categoryId: 7 });
+      const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\n`;
+      socket.write(`${head}Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+      let raw = '';
+      socket.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      // Node answers 100 Continue as it hands the request on: then it is in flight, its body not sent yet, at the signal.
+      while (!raw.includes('100 Continue\r\n\r\n')) await sleep(50);
+      raw = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+      current.child.kill('SIGTERM');
+      while (!current.lines.some((line) => line.includes('SIGTERM received'))) await sleep(50);
+      socket.write(body);
+      while (!parseAnswer(raw)) await sleep(50);
+      expect({ status: parseAnswer(raw)?.status, connection: parseAnswer(raw)?.headers.connection }).toEqual({ status: 201, connection: 'close' });
+      // The client keeps its end open: a connection kept alive held the stop to its deadline, which exits 1.
+      expect(await current.exited).toBe(0);
+    } finally {
+      socket.destroy();
+    }
   }, 60000);
 });
 

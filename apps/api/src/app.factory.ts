@@ -72,7 +72,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
   closeUnreadBodies(fastify);
   const keys = app.get(ApiKeysService);
   installDeprecation(fastify, (operation) => keys.deprecatedCalls(operation));
-  app.get(DrainState).attach(app.getHttpServer());
+  app.get(DrainState).attach(fastify);
   // Health and metrics endpoints are operational, not part of the versioned API.
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.useGlobalPipes(new ContractValidationPipe());

@@ -1,5 +1,5 @@
-import type { Server } from 'node:http';
 import { Injectable } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * On SIGTERM the instance drains, still listening: readiness answers 503 so the balancer stops choosing it,
@@ -7,17 +7,17 @@ import { Injectable } from '@nestjs/common';
  */
 @Injectable()
 export class DrainState {
-  private server?: Server;
   draining = false;
 
-  attach(server: Server): void {
-    this.server = server;
+  /** Also the answers of requests already in flight at the signal: kept alive, their connections held the stop to its deadline. */
+  attach(fastify: FastifyInstance): void {
+    fastify.addHook('onSend', (_request, reply, payload, done) => {
+      if (this.draining) reply.header('connection', 'close');
+      done(null, payload);
+    });
   }
 
   begin(): void {
-    if (this.draining) return;
     this.draining = true;
-    // Added only now, ahead of Fastify's: no flag tested on every request of the instance's life.
-    this.server?.prependListener('request', (_request, response) => response.setHeader('connection', 'close'));
   }
 }
