@@ -57,6 +57,30 @@ function expectOneLine(stderr: string): string {
     expect(result.stdout).not.toContain('listening');
   });
 
+  it('a DATABASE_URL pg cannot read (a port out of range): one line naming it, never its password', async () => {
+    const result = await run(process.execPath, [MAIN], { ...PRODUCTION, DATABASE_URL: 'postgres://u:secret-password@127.0.0.1:99999/db' });
+    expect(result.code).toBe(1);
+    expect(expectOneLine(result.stderr)).toBe("DATABASE_URL is not a URL PostgreSQL's client can read: check its host, port and escapes");
+  });
+
+  it('a PORT another process listens on: the setting named, no stack', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as { port: number };
+    const own = await createTestDatabase(); // the start migrates it before it listens
+    try {
+      const result = await run(process.execPath, [MAIN], { ...PRODUCTION, DATABASE_URL: own.url, HOST: '127.0.0.1', PORT: String(port) });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trimEnd().split('\n')).toEqual([
+        'Invalid configuration:',
+        `  - HOST 127.0.0.1 and PORT ${port}: cannot listen there (another process listens there)`,
+      ]);
+    } finally {
+      busy.close();
+      await own.drop();
+    }
+  });
+
   it('a database that does not exist: one line naming DATABASE_URL and the createdb that makes it', async () => {
     const url = new URL(database.url);
     url.pathname = '/petstore_missing_database';

@@ -26,7 +26,12 @@ async function main(): Promise<void> {
     ? undefined
     : await (await import('../database/embedded-postgres.js')).startEmbeddedPostgres(config.database.dataDir);
   const app = await createApp(config, databaseTarget(config, embedded?.url));
-  await app.listen({ port: config.http.port, host: config.http.host });
+  await app.listen({ port: config.http.port, host: config.http.host }).catch(async (error: NodeJS.ErrnoException) => {
+    await app.close();
+    await embedded?.stop(); // not left for the next start to wait out its lock
+    const why = { EADDRINUSE: 'another process listens there', ENOTFOUND: 'the host name does not resolve' }[error.code ?? ''];
+    throw new ConfigError([`HOST ${config.http.host} and PORT ${config.http.port}: cannot listen there (${why ?? error.code ?? error.message})`]);
+  });
   const { port } = app.getHttpServer().address() as { port: number }; // PORT=0: the port the system chose
   const base = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${port}`;
   const logger = new Logger('Main');

@@ -235,8 +235,31 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'http://cache:6379', 'REDIS_URL must be a redis:// or rediss:// URL'],
     ['TRUST_PROXY', 'everyone', 'TRUST_PROXY must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)'],
     ['DRAIN_DELAY_MS', '6000', 'DRAIN_DELAY_MS must be an integer from 0 to 5000 (got "6000")'],
+    // Each of these started the service and failed later with a stack (the Redis one printed its password).
+    ['HOST', 'not a host', 'HOST must be an IP address or a host name (got "not a host")'],
+    ['HOST', '999.1.1.1', 'HOST must be an IP address or a host name (got "999.1.1.1")'],
+    ['TRUST_PROXY', '10.0.0.0/33', 'TRUST_PROXY must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)'],
+    ['TRUST_PROXY', '300.1.1.1', 'TRUST_PROXY must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)'],
+    [
+      'TRUST_PROXY',
+      '1.2.3.4/255.255.0.1',
+      'TRUST_PROXY must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)',
+    ],
+    ['REDIS_URL', 'redis://:secret-password@[::1', 'REDIS_URL must be a redis:// or rediss:// URL'],
+    [
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+      'http://[::1',
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL, such as http://otel-collector:4318',
+    ],
+    ['CORS_ORIGINS', 'https://a.example.com:99999', 'CORS_ORIGINS entries must be origins such as https://app.example.com'],
+    ['PORT', '99999999999999999999', 'PORT must be an integer from 0 to 65535 (got "99999999999999999999")'],
   ])('stops on a bad %s (%s), naming the variable', (name, value, problem) => {
     expect(problemsOf({ [name]: value })).toEqual([problem]);
+  });
+
+  it('accepts the host and proxy forms Node and Fastify read', () => {
+    for (const HOST of ['0.0.0.0', '::', '127.0.0.1', 'localhost', 'api-1.internal']) expect(problemsOf({ HOST })).toEqual([]);
+    expect(problemsOf({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, 10.0.0.0/255.0.0.0, ::1, fd00::/8' })).toEqual([]);
   });
 
   it('reports every bad variable at once, in a message that names each', () => {

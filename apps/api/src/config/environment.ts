@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, Matches, ValidateBy } from 'class-validator';
 import { IsApiKeys, IsCursorSecrets, IsMetricsToken } from './secret-rules';
@@ -6,7 +7,7 @@ const NODE_ENVS = ['development', 'production', 'test'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 // A value that does not convert stays as written, for its rule to name it.
-const integer = Transform(({ value }: { value: string }) => (/^[0-9]+$/.test(value) ? Number(value) : value));
+const integer = Transform(({ value }: { value: string }) => (/^[0-9]+$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value));
 const boolean = Transform(({ value }: { value: string }) => ({ true: true, false: false })[value] ?? value);
 const list = Transform(({ value }: { value: string }) => value.split(',').flatMap((entry) => entry.trim() || []));
 const withoutTrailingSlash = Transform(({ value }: { value: string }) => value.replace(/\/+$/, ''));
@@ -19,8 +20,15 @@ const IntegerIn = (min: number, max: number, from = String(min)): PropertyDecora
   return (target, property) => [integer, rule].forEach((decorate) => decorate(target, property));
 };
 const oneOf = (words: string, echo = true) => ({ message: `$property must be ${words}${echo ? ' (got "$value")' : ''}` });
-const url = (scheme: string, words: string) => Matches(new RegExp(`^${scheme}://[^\\s]+$`), { message: `$property must be ${words}` });
-const POSTGRES_URL = url('postgres(ql)?', 'a postgres:// or postgresql:// URL');
+/** The value is never echoed: a URL may hold a password. It must parse as the client libraries will (a port in range). */
+const url = (scheme: string, words: string) =>
+  ValidateBy(
+    { name: 'url', validator: { validate: (value) => isUrl(value, new RegExp(`^${scheme}://[^\\s]+$`)) } },
+    { message: `$property must be ${words}` },
+  );
+const isUrl = (value: unknown, shape: RegExp) => typeof value === 'string' && shape.test(value) && URL.canParse(value);
+// Parsed by pg itself in database-check.ts: it reads forms the URL standard refuses (`postgresql://user@/db?host=/tmp`).
+const POSTGRES_URL = Matches(/^postgres(ql)?:\/\/[^\s]+$/, { message: '$property must be a postgres:// or postgresql:// URL' });
 const OTLP_URL = url('https?', 'an http(s) URL, such as http://otel-collector:4318');
 // The exporter sends OTLP/HTTP with JSON whatever these say: another protocol is refused rather than ignored.
 const OTLP_PROTOCOL = IsIn(['http/json'], oneOf('http/json (the only OTLP protocol this service sends)', false));
@@ -37,7 +45,7 @@ const NEEDS_DATABASE_URL = ValidateBy({
 export class Environment {
   @IsIn(NODE_ENVS, oneOf('development, production or test')) NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
 
-  HOST = '127.0.0.1';
+  @ValidateBy({ name: 'host', validator: { validate: isHost } }, oneOf('an IP address or a host name')) HOST = '127.0.0.1';
   @IntegerIn(0, 65535) PORT = 3000;
   @IntegerIn(0, 5000) DRAIN_DELAY_MS = 0;
   @list
@@ -45,13 +53,18 @@ export class Environment {
     each: true,
     message: '$property entries must be origins such as https://app.example.com',
   })
+  @ValidateBy(
+    { name: 'port', validator: { validate: (value) => URL.canParse(String(value)) } },
+    { each: true, message: '$property entries must be origins such as https://app.example.com' },
+  )
   CORS_ORIGINS: string[] = [];
   @IntegerIn(1000, 300_000) REQUEST_TIMEOUT_MS = 10_000;
   @IntegerIn(1, 100_000) MAX_CONNECTIONS = 1000;
   @IntegerIn(1000, 600_000) KEEP_ALIVE_TIMEOUT_MS = 75_000;
-  @Matches(/^[0-9a-fA-F.:/, ]+$/, {
-    message: '$property must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)',
-  })
+  @ValidateBy(
+    { name: 'proxies', validator: { validate: (value) => typeof value === 'string' && value.split(',').every((entry) => isRange(entry.trim())) } },
+    { message: '$property must be the addresses or CIDR ranges of the proxies, comma-separated (e.g. 127.0.0.1,10.0.0.0/8)' },
+  )
   TRUST_PROXY?: string;
 
   @POSTGRES_URL DATABASE_URL?: string;
@@ -81,4 +94,25 @@ export class Environment {
 
   @withoutTrailingSlash @VERSIONED_URL PUBLIC_BASE_URL = 'https://petstore.example.com/v1';
   @withoutTrailingSlash @VERSIONED_URL STAGING_BASE_URL = 'https://staging.petstore.example.com/v1';
+}
+
+/** An IP address, or a DNS name (its labels not all digits: `999.1.1.1` is no address). */
+function isHost(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  if (isIP(value) !== 0) return true;
+  return /^(?=.*[a-z-])[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(value);
+}
+
+/** `address`, `address/prefix` or (IPv4) `address/netmask`, as Fastify's proxy-addr reads them. */
+function isRange(entry: string): boolean {
+  const [address, range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^[0-9]{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  const bits = range
+    .split('.')
+    .map((octet) => Number(octet).toString(2).padStart(8, '0'))
+    .join('');
+  return family === 4 && isIP(range) === 4 && /^1*0*$/.test(bits);
 }

@@ -12,7 +12,13 @@ const RETRY_DELAY_MS = 1000;
 /** Opens and closes one connection to `url` before anything else: a refusal stops the start in seconds, in one line. */
 export async function checkDatabase(variable: string, url: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const client = new Client({ connectionString: url, connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs * 2 });
+    let client: Client;
+    try {
+      client = new Client({ connectionString: url, connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs * 2 });
+    } catch {
+      // pg's parser refuses it (a port out of range, an unclosed [): said without echoing the URL, which may hold a password.
+      throw new DatabaseUnusableError(`${variable} is not a URL PostgreSQL's client can read: check its host, port and escapes`);
+    }
     try {
       await client.connect();
       await client.end();
