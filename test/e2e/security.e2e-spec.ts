@@ -140,9 +140,20 @@ describe('CORS when CORS_ORIGINS is set (e2e)', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization');
+    expect(preflight.headers.get('x-request-id')).toBeTruthy(); // every answer carries one
     const response = await api.request('GET', '/v1/pets', { headers: { ...AUTH, origin: 'https://app.example.com' } });
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-    expect(response.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+    // What a browser client reads: the replay marker and the refusal's detail too.
+    for (const name of ['X-Request-Id', 'Idempotent-Replayed', 'WWW-Authenticate'])
+      expect(response.headers.get('access-control-expose-headers')?.split(', ')).toContain(name);
+  });
+
+  it('answers an OPTIONS with an empty Access-Control-Request-Method as no preflight: 405 with the Error body', async () => {
+    const response = await api.request('OPTIONS', '/v1/pets', {
+      headers: { ...AUTH, origin: 'https://app.example.com', 'access-control-request-method': '' },
+    });
+    expect(response.status).toBe(405);
+    expect(response.body).toMatchObject({ code: 'method_not_allowed', status: 405 });
   });
 
   it('gives another origin nothing', async () => {

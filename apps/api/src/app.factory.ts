@@ -62,9 +62,10 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     if (route.url !== '*') for (const url of routedPaths(route.url)) routes.add(route.method, url);
   });
   installSecurityHeaders(fastify);
+  // Before the CORS plugin, whose preflight answers end the hooks: they carry the request id too.
+  installRequestLog(fastify, config.auth.apiKeys);
   refuseAmbiguousRequests(fastify);
   await installCors(app, config);
-  installRequestLog(fastify, config.auth.apiKeys);
   installMetrics(fastify, app.get(Metrics), app.get(DataSource));
   metrics = app.get(Metrics);
   installTracing(fastify);

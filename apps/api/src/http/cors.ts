@@ -10,7 +10,10 @@ export async function installCors(app: NestFastifyApplication, config: AppConfig
     origin: config.http.corsOrigins,
     methods: ['GET', 'POST'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-    exposedHeaders: ['Location', 'Link', 'Deprecation', 'Sunset', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
+    exposedHeaders: [
+      ...['Location', 'Link', 'Deprecation', 'Sunset', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
+      ...['Idempotent-Replayed', 'WWW-Authenticate'],
+    ],
     maxAge: 600,
   };
   await app.register(cors, {
@@ -18,7 +21,7 @@ export async function installCors(app: NestFastifyApplication, config: AppConfig
       const { origin, 'access-control-request-method': requestMethod } = request.headers;
       // An OPTIONS that is no preflight is an API request like any other (405 with the Error body), not
       // the plugin's text/plain 400 "Invalid Preflight Request".
-      const notPreflight = request.method === 'OPTIONS' && (origin === undefined || requestMethod === undefined);
+      const notPreflight = request.method === 'OPTIONS' && (!origin || !requestMethod); // an empty header too
       callback(null, notPreflight ? { origin: false } : options);
     },
   });
