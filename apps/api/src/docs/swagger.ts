@@ -94,7 +94,9 @@ const revalidated: onSendHookHandler = (request, reply, payload, done) => {
   if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
   const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
   reply.header('etag', etag).header('cache-control', 'no-cache');
-  if (!request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return done(null, payload);
+  // Weak comparison (RFC 9110 §13.1.2): `"x"` matches `W/"x"`; `*` matches any.
+  const tags = request.headers['if-none-match']?.split(/\s*,\s*/) ?? [];
+  if (!tags.some((tag) => tag === '*' || tag.replace(/^W\//, '') === etag.slice(2))) return done(null, payload);
   reply.code(304);
   // No body and so no `Content-Length: 0`; a HEAD route's own hook drops the body (it fails on none).
   done(null, request.method === 'HEAD' ? undefined : null);
