@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -103,6 +103,22 @@ describe('API keys: the tool (e2e)', () => {
     ).toEqual([]);
   });
 
+  it('refuses a repeated option as bad usage rather than keep its last value, creating nothing', async () => {
+    const cases: [string[], string][] = [
+      [['create', '--name', 'repeated', '--scopes', 'pets:read', '--scopes', 'pets:write'], '--scopes'],
+      [['create', '--name=repeated-a', '--name', 'repeated-b'], '--name'],
+      [['create', '--name', 'repeated', '--expires', '2099-01-01T00:00:00Z', '--expires', '2098-01-01T00:00:00Z'], '--expires'],
+      [['rotate', '999999', '--grace', '1h', '--grace', '2h'], '--grace'],
+      [['list', '--json', '--json'], '--json'],
+    ];
+    const results = await eachLimited(cases, AT_ONCE, ([args]) => keys(...args));
+    cases.forEach(([args, option], index) => {
+      const stderr = `Option '${option}' may be given only once. (see: keys --help)\n`;
+      expect({ args, ...results[index] }).toEqual({ args, code: 2, stdout: '', stderr });
+    });
+    expect((await api.sql.query(`SELECT label FROM api_keys WHERE label LIKE 'repeated%'`)).rows).toEqual([]);
+  });
+
   it('takes a label of letters, marks on them, digits, symbols and spaces from any script', async () => {
     const label = 'Équipe cafe\u0301 運用 ops-2 🔑';
     const { id } = await createKey('--name', label);
@@ -147,6 +163,19 @@ describe('API keys: the tool (e2e)', () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses production without DATABASE_URL, as the service does, creating no embedded database', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'petstore-keys-'));
+    try {
+      const env = { NODE_ENV: 'production', DATA_DIR: join(parent, 'data') };
+      const result = await run(process.execPath, [KEYS_CLI, 'create', '--name', 'x'], env);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toMatch(/^DATABASE_URL is required in production[^\n]*\n$/);
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 

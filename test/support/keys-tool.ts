@@ -1,5 +1,7 @@
+import { sleep } from './load';
 import { KEYS_CLI, ToolRun, run } from './processes';
-import { AUTH, TestApp } from './test-app';
+import { parseExposition, valueOf } from './prometheus';
+import { AUTH, TestApp, TestResponse } from './test-app';
 
 const KEY_FORMAT = /^pet_[A-Za-z0-9_-]{43}$/;
 
@@ -18,6 +20,43 @@ export function keyTool(api: TestApp) {
   };
   const listed = async () => JSON.parse((await keys('list', '--json')).stdout) as Record<string, unknown>[];
   return { issued, keys, createKey, listed };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** `read()` every `pauseMs` until it gives a value (what it gave then), or `ms` have passed (undefined). */
+export async function poll<T>(read: () => Promise<T | null | undefined | false>, ms: number, pauseMs = 100): Promise<T | undefined> {
+  for (const started = Date.now(); Date.now() - started < ms; await sleep(pauseMs)) {
+    const value = await read();
+    if (value) return value;
+  }
+}
+
+/** GET /v1/pets with `key` until it is no longer 200 or `ms` have passed (asked once at least): the last answer. */
+export async function untilRefused(api: TestApp, key: string, ms: number, pauseMs = 100): Promise<TestResponse> {
+  const started = Date.now();
+  let response = await api.request('GET', '/v1/pets', { headers: bearer(key) });
+  while (response.status === 200 && Date.now() - started < ms) {
+    await sleep(pauseMs);
+    response = await api.request('GET', '/v1/pets', { headers: bearer(key) });
+  }
+  return response;
+}
+
+export const lastUsedAt = async (api: TestApp, id: string): Promise<Date | null> =>
+  (await api.sql.query<{ last_used_at: Date | null }>('SELECT last_used_at FROM api_keys WHERE id = $1', [id])).rows[0].last_used_at;
+
+/**
+ * True once the service's pool runs no statement and has none waiting (within 10 s): a write that an answer already
+ * received set off (it asks the pool before the answer is sent) has ended by then.
+ */
+export async function poolSettled(api: TestApp): Promise<boolean> {
+  const settled = async () => {
+    const samples = parseExposition((await api.request('GET', '/metrics', { contract: false })).text);
+    const gauge = (name: string) => valueOf(samples, `petstore_db_pool_${name}`);
+    return gauge('connections') === gauge('idle_connections') && gauge('waiting_requests') === 0;
+  };
+  return (await poll(settled, 10_000)) ?? false;
 }
 
 /** `task` for each item, at most `limit` at a time (each a process of its own), results in the items' order. */

@@ -18,6 +18,9 @@ const WRITES = { last_used_at: 'recordUsage', last_deprecated_call_at: 'recordDe
 /** A known key refused: the answer says why (RFC 6750 error_description); an unknown key is just invalid. */
 const refused = (why: string) => new UnauthorizedError(`The API key ${why}: send a current key`, true, `The access token ${why}`);
 
+/** Why a stored key is refused now, if it is. */
+const refusal = (key: StoredKey) => (key.revokedAt ? 'was revoked' : key.expiresAt && key.expiresAt.getTime() <= Date.now() ? 'expired' : undefined);
+
 /** The bearer strategy: API_KEYS entries and issued keys, cached 3 s by digest so every instance refuses a revoked key within 5 s. */
 @Injectable()
 export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') implements OnModuleInit {
@@ -58,8 +61,8 @@ export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') impleme
     const key = await this.cache.fetch(digest, { status });
     (status.fetch === 'hit' ? this.metrics.keyCache.hit : this.metrics.keyCache.miss).inc();
     if (!key) return false;
-    if (key.revokedAt) throw refused('was revoked');
-    if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) throw refused('expired');
+    const why = refusal(key);
+    if (why) throw refused(why);
     return key.principal;
   }
 
@@ -79,8 +82,8 @@ export class ApiKeysService extends PassportStrategy(Strategy, 'bearer') impleme
 
   private async lookUp(digest: string): Promise<StoredKey | false> {
     const key = await this.keys.findByDigest(digest);
-    // "last used" is written with each look-up: at most once per cache lifetime, never once a request.
-    if (key && !key.revokedAt) this.record('last_used_at', key.principal.keyId);
+    // "last used" is written with each look-up of a key the request is then accepted with: at most once per cache lifetime.
+    if (key && !refusal(key)) this.record('last_used_at', key.principal.keyId);
     return key ?? false;
   }
 

@@ -9,9 +9,14 @@ import { runningEmbeddedPostgres } from '../database/embedded-lock';
 import { ENTITIES } from '../entities';
 import { ApiKeyToolError, ApiKeysRepository } from '../auth/api-keys.repository';
 
+const NO_SERVER_IN_PRODUCTION =
+  'DATABASE_URL is required in production (NODE_ENV=production), as it is for the service: set it to the PostgreSQL server the service uses';
+
 /** The key tool's database side, loaded once the command line is known to be well formed: bad usage costs no TypeORM. */
 export async function withRepository(run: (repository: ApiKeysRepository) => Promise<void>): Promise<void> {
   const config = loadConfig(process.env, process.cwd(), 'tool');
+  // As the service refuses it: a production key kept in an embedded database made here would reach no service.
+  if (config.nodeEnv === 'production' && !config.database.url) throw new ApiKeyToolError(NO_SERVER_IN_PRODUCTION);
   const running = config.database.url ? undefined : await runningEmbeddedPostgres(config.database.dataDir);
   const embedded =
     config.database.url || running

@@ -26,7 +26,11 @@ const OPTIONS = {
 
 /** The key tool: the usage is checked before the database opens. Results (a key, the list) go to stdout; everything else to stderr. */
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: OPTIONS }));
+  const { values, positionals, tokens } = usage(() => parseArgs({ args: argv, allowPositionals: true, options: OPTIONS, tokens: true }));
+  // parseArgs keeps a repeated option's last value: `--scopes a --scopes b` would grant b alone, silently.
+  const given = tokens.flatMap((token) => (token.kind === 'option' ? [token.name] : []));
+  const repeated = given.find((name, index) => given.indexOf(name) !== index);
+  if (repeated) throw new UsageError(`Option '--${repeated}' may be given only once.`);
   const [command, id, ...extra] = positionals;
   if (values.help || !command) throw new UsageError('');
   if (!['create', 'list', 'revoke', 'rotate'].includes(command)) throw new UsageError(`Unknown command "${command}"`);
