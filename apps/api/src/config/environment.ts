@@ -49,12 +49,8 @@ export class Environment {
   @IntegerIn(0, 65535) PORT = 3000;
   @IntegerIn(0, 5000) DRAIN_DELAY_MS = 0;
   @list
-  @Matches(/^https?:\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]+)?$/, {
-    each: true,
-    message: '$property entries must be origins such as https://app.example.com',
-  })
   @ValidateBy(
-    { name: 'port', validator: { validate: (value) => URL.canParse(String(value)) } },
+    { name: 'origin', validator: { validate: (value) => isUrl(value, /^https?:\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]+)?$/) } },
     { each: true, message: '$property entries must be origins such as https://app.example.com' },
   )
   CORS_ORIGINS: string[] = [];
