@@ -67,7 +67,7 @@ describe('API keys: the tool (e2e)', () => {
     });
   });
 
-  it('answers bad usage with one line and exit 2: unknown options, impossible dates, unprintable labels', async () => {
+  it('answers bad usage with one line and exit 2: unknown options and arguments, impossible or zoneless dates, unprintable labels', async () => {
     const cases: [string[], string][] = [
       [['rotate', '1', '--grace', '-1s'], "Option '--grace' argument is ambiguous."],
       [['list', '--frobnicate'], "Unknown option '--frobnicate'."],
@@ -75,6 +75,12 @@ describe('API keys: the tool (e2e)', () => {
       [['create', '--name', 'evil\u202Eyek'], '--name may hold visible characters and plain spaces only (U+202E is not one)'],
       [['create', '--name', 'bell\u0007'], '--name may hold visible characters and plain spaces only (U+0007 is not one)'],
       [['create'], '--name <label> is required: 1 to 100 characters'],
+      [[], 'A command is required: create, list, revoke or rotate'],
+      [['list', 'extra'], 'Unexpected argument "extra"'],
+      [['create', 'ops', '--name', 'x'], 'Unexpected argument "ops"'],
+      [['revoke', '1', '2'], 'Unexpected argument "2"'],
+      // Local time would differ between two operators' machines.
+      [['create', '--name', 'x', '--expires', '2099-01-01T00:00'], '--expires with a time needs its zone, Z or ±hh:mm (got "2099-01-01T00:00")'],
       // Each shows "ops" as "ops" in `keys list`: format characters (U+200B zero width space, U+2060, U+FEFF), the
       // default-ignorable U+034F (a combining mark) and U+3164 (a Hangul letter), a space that is not the plain one,
       // a mark on no visible base.

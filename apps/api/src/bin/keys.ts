@@ -31,11 +31,14 @@ async function main(argv: string[]): Promise<void> {
   const given = tokens.flatMap((token) => (token.kind === 'option' ? [token.name] : []));
   const repeated = given.find((name, index) => given.indexOf(name) !== index);
   if (repeated) throw new UsageError(`Option '--${repeated}' may be given only once.`);
-  const [command, id, ...extra] = positionals;
-  if (values.help || !command) throw new UsageError('');
+  const [command, ...operands] = positionals;
+  if (values.help) throw new UsageError('');
+  if (!command) throw new UsageError('A command is required: create, list, revoke or rotate');
   if (!['create', 'list', 'revoke', 'rotate'].includes(command)) throw new UsageError(`Unknown command "${command}"`);
+  const takesId = command === 'revoke' || command === 'rotate';
+  const [id, ...extra] = takesId ? operands : ['', ...operands];
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}"`);
-  if (!id && (command === 'revoke' || command === 'rotate')) throw new UsageError('The id of the key is required (see: keys list)');
+  if (!id && takesId) throw new UsageError('The id of the key is required (see: keys list)');
   const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires);
   const graceMs = values.grace === undefined ? 0 : parseDuration(values.grace);
   const label = values.name?.trim();
@@ -83,6 +86,8 @@ function parseExpiry(raw: string): Date {
   if (!isISO8601(raw) || Number.isNaN(date.getTime())) throw new UsageError(`--expires must be an ISO 8601 date ${got}`);
   // Date rolls an impossible day over (2099-02-31 becomes 3 March): strict ISO 8601 refuses it.
   if (!isISO8601(raw, { strict: true })) throw new UsageError(`--expires names a day that does not exist ${got}`);
+  // A time without a zone would be this machine's local time: another operator's machine reads it otherwise.
+  if (/[T ]\d/i.test(raw) && !/(Z|[+-]\d\d(:?\d\d)?)$/i.test(raw)) throw new UsageError(`--expires with a time needs its zone, Z or ±hh:mm ${got}`);
   if (date.getTime() <= Date.now()) throw new UsageError(`--expires must be in the future (got "${raw}")`);
   return date;
 }
