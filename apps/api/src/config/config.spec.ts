@@ -278,11 +278,18 @@ describe('loadConfig', () => {
 
   it('checks the OTEL_* variables the traces depend on', () => {
     expect(
-      problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_TRACES_EXPORTER: 'zipkin', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+      problemsOf({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318',
+        OTEL_TRACES_EXPORTER: 'zipkin',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        // The SDK takes any other value as false: traces would stay on.
+        OTEL_SDK_DISABLED: 'yes',
+      }),
     ).toEqual([
       'OTEL_TRACES_EXPORTER must be otlp or none',
       'OTEL_EXPORTER_OTLP_PROTOCOL must be http/json (the only OTLP protocol this service sends)',
       'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, such as http://otel-collector:4318',
+      'OTEL_SDK_DISABLED must be true or false (got "yes")',
     ]);
   });
 

@@ -87,6 +87,7 @@ export class Environment {
   @OTLP_PROTOCOL OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string;
   @OTLP_URL OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   @OTLP_URL OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  @IsIn(['true', 'false'], oneOf('true or false')) OTEL_SDK_DISABLED?: string;
 
   @withoutTrailingSlash @VERSIONED_URL PUBLIC_BASE_URL = 'https://petstore.example.com/v1';
   @withoutTrailingSlash @VERSIONED_URL STAGING_BASE_URL = 'https://staging.petstore.example.com/v1';
