@@ -8,7 +8,12 @@ import { PET_COLUMNS, PetRow, rowToPet } from './pet.entity';
 const LIST_ALL = `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`;
 export const LIST_BY_STATUS = `SELECT ${PET_COLUMNS} FROM pets WHERE status = $3 AND id > $1 ORDER BY id LIMIT $2`;
 const GET_ONE = `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`;
-const INSERT_ONE = `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`;
+/**
+ * Creates take this lock before their id and hold it to their commit: ids become visible in order, so a page read
+ * after id N has seen every pet below N, and the next one (`id > N`) passes none over. Creates run one at a time.
+ */
+const INSERT_ONE = `WITH serial AS (SELECT pg_advisory_xact_lock(hashtext('pets ids')))
+  INSERT INTO pets (name, category_id, status) SELECT $1, $2, $3 FROM serial RETURNING ${PET_COLUMNS}`;
 
 @Injectable()
 export class PetsRepository {
