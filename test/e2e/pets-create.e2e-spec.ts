@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { NewPet, contractProblems } from '@petstore/contracts';
 import { AUTH, countPets, useTestApp } from '../support/test-app';
 import { JSON_CONTENT_TYPE, expectError, expectValidationFailed, storedPets, truncatePets } from '../support/expectations';
 
@@ -14,10 +15,12 @@ describe('createPet: POST /v1/pets (e2e)', () => {
 
   const post = (body: unknown, headers: Record<string, string> = {}) => api.request('POST', '/v1/pets', { headers: { ...AUTH, ...headers }, body });
 
-  /** A refused request: the exact Error body, and the table is still empty. */
+  /** A refused request: the exact Error body, the table still empty, and the contracts' check (a client's) refusing it too. */
   async function expectRefused(body: unknown, ...details: [string, string][]) {
     expectValidationFailed(await post(body), ...details);
     expect(await countPets(api)).toBe(0);
+    const sent: unknown = typeof body === 'string' ? (body === '' ? undefined : JSON.parse(body)) : body;
+    expect(contractProblems(NewPet, sent)).not.toEqual([]);
   }
 
   describe('success', () => {

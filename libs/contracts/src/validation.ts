@@ -30,7 +30,18 @@ export const contractTransformer = {
 /** The service's validation: every contract rule is synchronous. */
 export const validateContract = (object: object, options?: ValidatorOptions): ValidationError[] => validateSync(object, options);
 
+/** Keys NestJS deletes before validating (prototype pollution) or class-transformer skips (valueOf, toString: functions on
+ * every object): the service names them as it names any unknown property. */
+export const inheritedNames = (value: object): string[] => Object.keys(value).filter((key) => key === 'prototype' || key in Object.prototype);
+
+const problem = (property: string, value: unknown, constraints: Record<string, string>) =>
+  Object.assign(new ValidationError(), { property, value, constraints });
+
 /** What the service's validation finds wrong with `value` as a `cls`, checked in the client. */
 export function contractProblems(cls: ClassConstructor<object>, value: unknown): ValidationError[] {
-  return validateContract(contractTransformer.plainToInstance(cls, value), { whitelist: true, forbidNonWhitelisted: true });
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [problem('', value, { isObject: 'body must be a JSON object' })];
+  const unknown = inheritedNames(value).map((key) =>
+    problem(key, (value as Record<string, unknown>)[key], { whitelistValidation: `property ${key} should not exist` }),
+  );
+  return [...validateContract(contractTransformer.plainToInstance(cls, value), { whitelist: true, forbidNonWhitelisted: true }), ...unknown];
 }

@@ -1,12 +1,9 @@
 import { ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
-import { FieldError, contractTransformer, validateContract } from '@petstore/contracts';
+import { FieldError, contractTransformer, inheritedNames, validateContract } from '@petstore/contracts';
 import { ValidationFailedError } from './domain-error';
 import { redactKeys } from './redact-keys';
 
 type ValidationProblem = { property: string; constraints?: Record<string, string> };
-/** Keys Nest deletes before validating (prototype pollution) or class-transformer skips (valueOf, toString: functions on
- * every object): the API names them as it names any unknown property. */
-const inherited = (key: string) => key === 'prototype' || key in Object.prototype;
 /** A client's property name echoed back, at most 64 code points, a key-shaped one redacted. */
 const echoed = (name: string) => {
   const points = [...redactKeys(name)];
@@ -49,7 +46,7 @@ export class ContractValidationPipe extends ValidationPipe {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationFailedError([{ field: 'body', message: 'body must be a JSON object' }]);
     }
-    const poisoned = Object.keys(value).filter(inherited).map(notAllowed);
+    const poisoned = inheritedNames(value).map(notAllowed);
     if (poisoned.length === 0) return super.transform(value, metadata);
     const others = await super.transform(value, metadata).then(
       () => [],
