@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +22,15 @@ describe('SIGTERM drain (built service under write load)', () => {
     await database?.drop();
   });
 
+  /** A service of its own for the test. */
+  async function restart(drainDelayMs = '0'): Promise<ServiceProcess> {
+    await service?.stop();
+    return (service = await startServiceProcess({ ...database.env, DRAIN_DELAY_MS: drainDelayMs }));
+  }
+
   it('answers every request sent before the signal, accepts no new connection, exits 0 within 10 s, and keeps every created pet', async () => {
     // A drain delay far longer than the window checked below: a busy machine may connect a request late.
-    service = await startServiceProcess({ ...database.env, DRAIN_DELAY_MS: '3000' });
-    const first = service;
+    const first = await restart('3000');
     let signalAt = Infinity;
     let exitedAt = Infinity;
     const exit = first.exited.then((code) => {
@@ -61,8 +67,7 @@ describe('SIGTERM drain (built service under write load)', () => {
     await sleep(300);
     // Draining: still listening, but readiness says not to send more, and answers end their connection.
     const ready = await fetch(`${first.baseUrl}/health/ready`);
-    expect(ready.status).toBe(503);
-    expect(ready.headers.get('connection')).toBe('close');
+    expect({ status: ready.status, connection: ready.headers.get('connection') }).toEqual({ status: 503, connection: 'close' });
     expect(await ready.json()).toEqual({ code: 'service_unavailable', message: 'Not ready: shutting down', status: 503 });
     const [{ t0, outcomes }, code] = await Promise.all([load, exit]);
 
@@ -98,34 +103,56 @@ describe('SIGTERM drain (built service under write load)', () => {
       }),
     );
     expect(missing).toEqual([]);
-    console.log(
-      `SIGTERM drain: ${before.length} requests before the signal, ${created.length} pets created, exit 0 after ${Math.round(exitedAt - signalAt)} ms`,
-    );
   }, 60000);
 
-  it('answers a request in flight at the signal with Connection: close, and exits 0 without waiting for the 8 s deadline', async () => {
-    await service?.stop();
-    service = await startServiceProcess({ ...database.env, DRAIN_DELAY_MS: '0' });
-    const current = service;
+  /** A create whose head has reached the service (Node's 100 Continue says it is in flight) and whose body has not. */
+  async function createInFlight(current: ServiceProcess, body: string) {
     const { hostname, port } = new URL(current.baseUrl);
     const socket = connect(Number(port), hostname);
     socket.on('error', () => undefined);
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\n`;
+    socket.write(`${head}Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+    const answer = { raw: '' };
+    socket.on('data', (chunk: Buffer) => (answer.raw += chunk.toString()));
+    while (!answer.raw.includes('100 Continue\r\n\r\n')) await sleep(50);
+    answer.raw = answer.raw.slice(answer.raw.indexOf('\r\n\r\n') + 4);
+    return { socket, answer };
+  }
+
+  /** Every line the service wrote, once its standard output has closed. */
+  async function allLines(current: ServiceProcess): Promise<string[]> {
+    if (!current.child.stdout!.closed) await once(current.child.stdout!, 'close');
+    return current.lines;
+  }
+
+  it('answers a request in flight at the signal with Connection: close, logs it, and exits 0 without waiting for the 8 s deadline', async () => {
+    const current = await restart();
+    const body = JSON.stringify({ name: 'in flight', categoryId: 7 });
+    const { socket, answer } = await createInFlight(current, body);
     try {
-      const body = JSON.stringify({ name: 'in flight', categoryId: 7 });
-      const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\n`;
-      socket.write(`${head}Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
-      let raw = '';
-      socket.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      // Node answers 100 Continue as it hands the request on: then it is in flight, its body not sent yet, at the signal.
-      while (!raw.includes('100 Continue\r\n\r\n')) await sleep(50);
-      raw = raw.slice(raw.indexOf('\r\n\r\n') + 4);
       current.child.kill('SIGTERM');
       while (!current.lines.some((line) => line.includes('SIGTERM received'))) await sleep(50);
       socket.write(body);
-      while (!parseAnswer(raw)) await sleep(50);
-      expect({ status: parseAnswer(raw)?.status, connection: parseAnswer(raw)?.headers.connection }).toEqual({ status: 201, connection: 'close' });
+      while (!parseAnswer(answer.raw)) await sleep(50);
+      const { status, headers } = parseAnswer(answer.raw)!;
+      expect({ status, connection: headers.connection }).toEqual({ status: 201, connection: 'close' });
       // The client keeps its end open: a connection kept alive held the stop to its deadline, which exits 1.
       expect(await current.exited).toBe(0);
+      // Its line is written before the exit, not lost with the log's last 200 ms.
+      expect((await allLines(current)).filter((line) => line.includes('"msg":"POST /v1/pets 201"'))).toHaveLength(1);
+    } finally {
+      socket.destroy();
+    }
+  }, 60000);
+
+  it('cuts a request still unfinished 8 s after the signal, says so in its log, and exits 1', async () => {
+    const current = await restart();
+    const { socket } = await createInFlight(current, JSON.stringify({ name: 'never sent whole', categoryId: 7 }));
+    try {
+      socket.write('{"na');
+      current.child.kill('SIGTERM');
+      expect(await current.exited).toBe(1);
+      expect((await allLines(current)).filter((line) => line.includes('still draining after 8000 ms'))).toHaveLength(1);
     } finally {
       socket.destroy();
     }

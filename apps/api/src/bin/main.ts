@@ -45,6 +45,7 @@ async function main(): Promise<void> {
 
   // SIGTERM drains: readiness turns 503 for DRAIN_DELAY_MS (for the balancer to see), then requests in flight finish; the deadline cuts the rest.
   let stopping = false;
+  let cut = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -52,23 +53,30 @@ async function main(): Promise<void> {
     PinoLogger.root.flush(); // written now, not with the next 4 KiB: an operator watches for it
     const deadline = setTimeout(() => {
       logger.error(`still draining after ${DRAIN_DEADLINE_MS} ms: closing the remaining connections`);
+      cut = true;
       app.getHttpServer().closeAllConnections();
-      setTimeout(() => process.exit(1), 500).unref();
+      setTimeout(() => exit(1), 500).unref();
     }, DRAIN_DEADLINE_MS);
     deadline.unref();
     app.get(DrainState).begin();
     await new Promise((resolve) => setTimeout(resolve, config.http.drainDelayMs));
     await app.close();
     await embedded?.stop();
-    process.exit(0);
+    exit(cut ? 1 : 0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGHUP', () => void stop('SIGHUP')); // its terminal closed
 }
 
+/** The log's buffered lines (up to 200 ms of them) written first: process.exit runs no pending timer. */
+function exit(code: number): never {
+  (PinoLogger.root as PinoLogger['logger'] | undefined)?.flush(); // unset when the start failed before the logger
+  process.exit(code);
+}
+
 main().catch((error: unknown) => {
   // A refusal we can word (settings, the database) is said in its own words, without a stack.
   console.error(error instanceof ConfigError || error instanceof DatabaseUnusableError ? error.message : error);
-  process.exit(1);
+  exit(1);
 });
