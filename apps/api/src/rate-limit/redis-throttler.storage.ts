@@ -53,7 +53,11 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
       return record;
     } catch (error) {
       this.outcomes.failed.inc();
-      if (++this.failuresInARow >= FAILURES_TO_OPEN) this.openUntil = Date.now() + OPEN_MS;
+      if (++this.failuresInARow >= FAILURES_TO_OPEN) {
+        this.openUntil = Date.now() + OPEN_MS;
+        // A command timeout keeps the connection, and one whose peer went silent answers nothing ever again: a new one.
+        this.redis.redis.disconnect(true);
+      }
       throw new RedisCountFailed(error, this.failuresInARow === 1);
     }
   }
