@@ -36,6 +36,9 @@ describeOnServer.each(['session', 'transaction'])(
       for (const o of outcomes) {
         expect(o.body).toEqual({ code: 'service_unavailable', message: 'The service cannot reach its database; try again shortly', status: 503 });
       }
+      // Each with its reason on a line of the exception filter's (written within 200 ms).
+      const reasons = () => suite.service.lines.filter((line) => line.includes('"context":"Errors"') && / failed: .*time/.test(line));
+      while (reasons().length < outcomes.length) await sleep(100);
       // Back before the next test: ready again once the database answers.
       while ((await get('/health/ready')).status !== 200) await sleep(200);
     });

@@ -30,11 +30,22 @@ describe('GlobalExceptionFilter: logs through the port it is handed', () => {
     expect(sent).toEqual([{ status: 500, body: expect.stringContaining('"internal_error"') }]);
   });
 
-  it('logs nothing for an error the client caused', () => {
+  it('hands a 503 the database caused to the port with its reason, without a stack', () => {
+    const logged: Parameters<ErrorLogger['error']>[] = [];
+    const { args, sent } = host(request);
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    new GlobalExceptionFilter({ error: (...line) => logged.push(line) }).catch(refused, args);
+    expect(logged).toEqual([['POST /v1/pets failed: connect ECONNREFUSED 127.0.0.1:5432', 'req-1']]);
+    expect(sent[0].status).toBe(503);
+  });
+
+  it('logs nothing for an error the client caused, nor for a designed 503 (readiness while draining)', () => {
     const logged: unknown[] = [];
     const { args, sent } = host(request);
-    new GlobalExceptionFilter({ error: (...line) => logged.push(line) }).catch(new DomainError('not_found', 'No pet with id 9'), args);
+    const filter = new GlobalExceptionFilter({ error: (...line) => logged.push(line) });
+    filter.catch(new DomainError('not_found', 'No pet with id 9'), args);
+    filter.catch(new DomainError('service_unavailable', 'Not ready: shutting down'), args);
     expect(logged).toEqual([]);
-    expect(sent[0].status).toBe(404);
+    expect(sent.map((answer) => answer.status)).toEqual([404, 503]);
   });
 });

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from './domain-error';
 import { mapError } from './error-mapping';
 import { RouteTable } from './route-table';
 
@@ -22,6 +23,9 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     // The route, not the URL: a client may have put a key in the query.
     const message = `${request.method} ${request.routeOptions?.url ?? '(no route)'} failed`;
     if (mapped.unexpected) this.logger.error(message, request.id, exception instanceof Error ? exception.stack : String(exception));
+    // A 5xx the database caused: its reason tells a refused connection from a timeout or a full disk (no stack: not our fault).
+    else if (mapped.body.status >= 500 && !(exception instanceof DomainError))
+      this.logger.error(`${message}: ${String((exception as Error).message)}`, request.id);
     sendError(host.switchToHttp().getResponse<FastifyReply>(), mapped);
   }
 }
