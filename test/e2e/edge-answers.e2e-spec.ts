@@ -152,6 +152,14 @@ describe('router errors are logged and counted (e2e)', () => {
     expect(valueOf(samples, 'petstore_http_requests_total', { method: 'GET', route: 'unmatched', status: '400' })).toBe(1);
   });
 
+  it("writes the request line and counts the answer of a request Node's parser refuses", async () => {
+    const { answer } = await sendRaw(service.baseUrl, 'FOO /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(answer?.status).toBe(400);
+    expect(await requestLine(answer!.headers['x-request-id'])).toMatchObject({ res: { statusCode: 400 } });
+    const samples = parseExposition(await (await fetch(`${service.baseUrl}/metrics`)).text());
+    expect(valueOf(samples, 'petstore_http_requests_total', { method: 'other', route: 'unmatched', status: '400' })).toBe(1);
+  });
+
   it('answers CONNECT 405 with the Error body and writes its request line (Node drops it unanswered by default)', async () => {
     const { hostname, port } = new URL(service.baseUrl);
     const socket = connect(Number(port), hostname);

@@ -37,7 +37,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
       metrics?.observeRequest(request.method, undefined, reply.statusCode, reply.elapsedTime);
     },
     // What Node's HTTP parser refuses gets the Error body too.
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler((status) => metrics?.observeRequest('', undefined, status, 0)),
     // Requests still arriving on an open connection while the server closes are served (Connection: close).
     return503OnClosing: false,
     // Fastify's own logger stays off: nestjs-pino (pino-http) writes the request lines, with this id.

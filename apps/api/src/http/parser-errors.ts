@@ -8,11 +8,18 @@ import { loggableUrl } from '../logging/loggable-url';
 import { REQUEST_ID_HEADER, requestIdGenerator } from '../logging/request-log';
 import { PLAIN_SECURITY_HEADERS } from './security-headers';
 
-/** Fastify's `clientErrorHandler`: what Node's parser refuses gets the Error body, security headers and a request id. */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
-  // A reset connection has nobody left to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  refuse(socket, ...refusalOf(error.code), randomUUID());
+/** Fastify's `clientErrorHandler`: what Node's parser refuses gets the Error body, security headers and a request id,
+ * and its line in the log; `answered` counts it (no method nor route is known). */
+export function clientErrorHandler(answered: (status: number) => void) {
+  return (error: Error & { code?: string }, socket: Socket): void => {
+    // A reset connection has nobody left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [code, message] = refusalOf(error.code);
+    const requestId = randomUUID();
+    refuse(socket, code, message, requestId);
+    PinoLogger.root.info({ requestId, res: { statusCode: ERROR_STATUS[code] } }, `${message} ${ERROR_STATUS[code]}`);
+    answered(ERROR_STATUS[code]);
+  };
 }
 
 /**
