@@ -130,9 +130,11 @@ describe('GET /metrics (e2e)', () => {
       listStatements: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_list', outcome: 'ok' }),
       getStatements: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_get', outcome: 'ok' }),
       insertStatements: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_insert', outcome: 'ok' }),
-      // A keyed create stores the pet and its answer in one statement; a key already taken fails it, then is read.
+      // A keyed create stores the pet and its answer in one transaction; a key already taken refuses it (a conflict,
+      // not a database error), then is read.
       recordedInserts: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_insert_recorded', outcome: 'ok' }),
-      keyTaken: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_insert_recorded', outcome: 'error' }),
+      keyTaken: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_insert_recorded', outcome: 'conflict' }),
+      insertErrors: delta('petstore_db_statement_duration_seconds_count', { statement: 'pets_insert_recorded', outcome: 'error' }),
       recordReads: delta('petstore_db_statement_duration_seconds_count', { statement: 'idempotency_read', outcome: 'ok' }),
     }).toEqual({
       missing: 2,
@@ -146,6 +148,7 @@ describe('GET /metrics (e2e)', () => {
       insertStatements: 1,
       recordedInserts: 1,
       keyTaken: 2,
+      insertErrors: 0,
       recordReads: 2,
     });
     expect(valueOf(after, 'petstore_db_pool_connections')).toBeGreaterThanOrEqual(1);

@@ -63,7 +63,8 @@ export class BoundedQueries {
       end?.('ok');
       return result;
     } catch (error) {
-      end?.('error');
+      // SQLSTATE class 23: a constraint refused the row (an Idempotency-Key already taken), not a database fault.
+      end?.(String((error as { code?: unknown }).code).startsWith('23') ? 'conflict' : 'error');
       throw error;
     }
   }

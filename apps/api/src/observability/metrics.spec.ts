@@ -59,6 +59,7 @@ describe('Metrics', () => {
     metrics.statement('pets_get')('ok');
     expect(await samples(metrics, 'petstore_db_statement_duration_seconds_count')).toEqual([
       '{statement="pets_get",outcome="ok"} 1',
+      '{statement="pets_get",outcome="conflict"} 0',
       '{statement="pets_get",outcome="error"} 0',
     ]);
   });

@@ -2,6 +2,9 @@ import type { Pool } from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 type Count = Counter.Internal;
+const OUTCOMES = ['ok', 'conflict', 'error'] as const;
+type Outcome = (typeof OUTCOMES)[number];
+type Series = Histogram.Internal<string>;
 export type PoolStats = Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
 
 /** A method outside these (`PROPFIND`, `MKCOL`: Node's parser knows dozens) counts as `other`. */
@@ -26,7 +29,7 @@ export class Metrics {
   });
   private readonly statements = new Histogram({
     name: 'petstore_db_statement_duration_seconds',
-    help: 'Time of one SQL statement, by statement name and outcome (ok, error)',
+    help: 'Time of one SQL statement, by statement name and outcome (ok; conflict: a constraint refused its row; error)',
     labelNames: ['statement', 'outcome'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3],
     registers: [this.registry],
@@ -73,7 +76,7 @@ export class Metrics {
     { replayed: 'replayed', keyReused: 'key_reused', inProgress: 'in_progress' },
   );
   /** Bound series, by statement name and by `method route status`: prom-client hashes the labels on every unbound call. */
-  private readonly statementSeries = new Map<string, Record<'ok' | 'error', Histogram.Internal<string>>>();
+  private readonly statementSeries = new Map<string, Record<Outcome, Series>>();
   private readonly requestSeries = new Map<string, { count: Count; duration: Histogram.Internal<string> }>();
   private pool: () => PoolStats | undefined = () => undefined;
   private ready?: boolean;
@@ -105,12 +108,13 @@ export class Metrics {
     series.duration.observe(milliseconds / 1000);
   }
 
-  /** Times one statement (names are constants in the code) until its outcome; both outcomes are exported from its first use. */
-  statement(name: string): (outcome: 'ok' | 'error') => void {
+  /** Times one statement (names are constants in the code) until its outcome; every outcome is exported from its first use. */
+  statement(name: string): (outcome: Outcome) => void {
     let series = this.statementSeries.get(name);
     if (!series) {
-      for (const outcome of ['ok', 'error']) this.statements.zero({ statement: name, outcome });
-      this.statementSeries.set(name, (series = { ok: this.statements.labels(name, 'ok'), error: this.statements.labels(name, 'error') }));
+      for (const outcome of OUTCOMES) this.statements.zero({ statement: name, outcome });
+      series = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, this.statements.labels(name, outcome)])) as Record<Outcome, Series>;
+      this.statementSeries.set(name, series);
     }
     const start = performance.now();
     return (outcome) => series[outcome].observe((performance.now() - start) / 1000);
