@@ -208,6 +208,12 @@ export interface operations {
                 headers: {
                     /** @description Present only when more animals follow: `</v1/pets?limit=…&status=…&cursor=…>; rel="next"` (RFC 8288), keeping the `limit` and `status` of the request. Following the links visits every animal once, in order. */
                     Link?: string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -217,6 +223,12 @@ export interface operations {
             /** @description The request holds an invalid value (code `validation_failed`). */
             400: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -228,6 +240,8 @@ export interface operations {
                 headers: {
                     /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
                     "WWW-Authenticate": string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -237,6 +251,14 @@ export interface operations {
             /** @description The API key lacks the `pets:read` scope this operation needs (code `forbidden`). */
             403: {
                 headers: {
+                    /** @description `Bearer error="insufficient_scope", scope="…"`, naming the scopes the key lacks (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -248,6 +270,12 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -257,6 +285,12 @@ export interface operations {
             /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -266,6 +300,12 @@ export interface operations {
             /** @description The database cannot be reached (code `service_unavailable`). */
             503: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -295,6 +335,14 @@ export interface operations {
                 headers: {
                     /** @description The path of the new animal. */
                     Location: string;
+                    /** @description `true` when this is the first answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -304,6 +352,12 @@ export interface operations {
             /** @description The request holds an invalid value (code `validation_failed`). The request body is not valid JSON (code `malformed_json`). */
             400: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -315,6 +369,8 @@ export interface operations {
                 headers: {
                     /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
                     "WWW-Authenticate": string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -324,6 +380,14 @@ export interface operations {
             /** @description The API key lacks the `pets:write` scope this operation needs (code `forbidden`). */
             403: {
                 headers: {
+                    /** @description `Bearer error="insufficient_scope", scope="…"`, naming the scopes the key lacks (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -333,6 +397,12 @@ export interface operations {
             /** @description A request with the same `Idempotency-Key` is still being processed (code `request_in_progress`). */
             409: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -342,6 +412,12 @@ export interface operations {
             /** @description The request body is larger than 64 KiB (code `payload_too_large`). */
             413: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -351,6 +427,12 @@ export interface operations {
             /** @description The request body is not `application/json` (code `unsupported_media_type`). */
             415: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -360,6 +442,12 @@ export interface operations {
             /** @description The `Idempotency-Key` was already used with a different body (code `idempotency_key_reused`). */
             422: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -371,6 +459,12 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -380,6 +474,12 @@ export interface operations {
             /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -389,6 +489,12 @@ export interface operations {
             /** @description The database cannot be reached (code `service_unavailable`). */
             503: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -418,6 +524,12 @@ export interface operations {
                     Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
                     Link: string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -433,6 +545,12 @@ export interface operations {
                     Sunset?: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
                     Link?: string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -450,6 +568,8 @@ export interface operations {
                     Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
                     Link: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -459,12 +579,20 @@ export interface operations {
             /** @description The API key lacks the `pets:read` scope this operation needs (code `forbidden`). */
             403: {
                 headers: {
+                    /** @description `Bearer error="insufficient_scope", scope="…"`, naming the scopes the key lacks (RFC 6750). */
+                    "WWW-Authenticate": string;
                     /** @description When the operation became deprecated, as `@<Unix time>` (RFC 9745). */
                     Deprecation: string;
                     /** @description When the operation will be removed (RFC 8594). */
                     Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
                     Link: string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -480,6 +608,12 @@ export interface operations {
                     Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
                     Link: string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -497,6 +631,12 @@ export interface operations {
                     Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
                     Link: string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -512,6 +652,12 @@ export interface operations {
                     Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
                     Link: string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -527,6 +673,12 @@ export interface operations {
                     Sunset: string;
                     /** @description The operation that replaces it, with `rel="successor-version"`. */
                     Link: string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -549,6 +701,8 @@ export interface operations {
                 headers: {
                     /** @description `Bearer` when no key was sent; `Bearer error="invalid_token"` when one was refused, with `error_description="The access token expired"` or `"The access token was revoked"` when the key exists but expired or was revoked (RFC 6750). */
                     "WWW-Authenticate": string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -558,6 +712,14 @@ export interface operations {
             /** @description The API key lacks the `orders:read` scope this operation needs (code `forbidden`). */
             403: {
                 headers: {
+                    /** @description `Bearer error="insufficient_scope", scope="…"`, naming the scopes the key lacks (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -569,6 +731,12 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": number;
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -578,6 +746,12 @@ export interface operations {
             /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -587,6 +761,12 @@ export interface operations {
             /** @description The operation is not implemented yet (code `not_implemented`). */
             501: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -596,6 +776,12 @@ export interface operations {
             /** @description The database cannot be reached (code `service_unavailable`). */
             503: {
                 headers: {
+                    /** @description The quota: requests (`q`) per window of seconds (`w`). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it (`r`) and the seconds until the window ends (`t`). */
+                    RateLimit?: string;
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -616,6 +802,8 @@ export interface operations {
             /** @description The process is up. */
             200: {
                 headers: {
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -628,6 +816,8 @@ export interface operations {
             /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -648,6 +838,8 @@ export interface operations {
             /** @description The service can serve requests. */
             200: {
                 headers: {
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -660,6 +852,8 @@ export interface operations {
             /** @description A fault of the service; the details are only in its log (code `internal_error`). */
             500: {
                 headers: {
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -669,6 +863,8 @@ export interface operations {
             /** @description The database cannot be reached (code `service_unavailable`). */
             503: {
                 headers: {
+                    /** @description The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

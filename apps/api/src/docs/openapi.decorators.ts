@@ -16,6 +16,13 @@ const ERROR_HEADERS: Record<number, Record<string, { description: string; requir
       schema: { type: 'string' },
     },
   },
+  403: {
+    'WWW-Authenticate': {
+      description: '`Bearer error="insufficient_scope", scope="…"`, naming the scopes the key lacks (RFC 6750).',
+      required: true,
+      schema: { type: 'string' },
+    },
+  },
   429: { 'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer' } } },
 };
 

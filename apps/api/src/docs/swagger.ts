@@ -31,6 +31,17 @@ const deprecationHeaders = (required: boolean) => {
   };
 };
 
+const header = (description: string, example: string) => ({ description, required: false, schema: { type: 'string', example } });
+/** On every answer (not `required`: a balancer's own error pages lack them). */
+const REQUEST_ID = {
+  'X-Request-Id': header('The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID.', 'b3c1e0d2-…'),
+};
+/** The limiter's fields (draft-ietf-httpapi-ratelimit-headers) on an answer after the key is accepted, unless the limit is off. */
+const RATE_LIMIT = {
+  'RateLimit-Policy': header('The quota: requests (`q`) per window of seconds (`w`).', '"default";q=1200;w=60'),
+  RateLimit: header('What is left of it (`r`) and the seconds until the window ends (`t`).', '"default";r=1199;t=60'),
+};
+
 /** Builds the OpenAPI document from the code; paths are relative to servers that end in `/v1`. */
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
@@ -57,10 +68,12 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   }
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...contractSchemas() } };
   for (const operation of Object.values(document.paths).flatMap(({ get, post, put, patch, delete: del }) => [get, post, put, patch, del])) {
-    if (!operation?.deprecated) continue;
-    for (const [status, response] of Object.entries(operation.responses)) {
+    const keyed = (operation?.security ?? []).length > 0;
+    for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+      if (!response || !('description' in response)) continue;
       // The router refuses a path that is not a valid URL (`/pets/%ZZ`) with a 400 that has no deprecation headers.
-      if (response && 'description' in response) response.headers = { ...response.headers, ...deprecationHeaders(status !== '400') };
+      const deprecation = operation?.deprecated && deprecationHeaders(status !== '400');
+      response.headers = { ...response.headers, ...deprecation, ...(keyed && status !== '401' && RATE_LIMIT), ...REQUEST_ID };
     }
   }
   return document;

@@ -97,7 +97,14 @@ export class PetsController {
   @ApiResponse({
     status: 201,
     description: 'Animal added; the body includes the assigned `id`.',
-    headers: { Location: { description: 'The path of the new animal.', required: true, schema: { type: 'string', example: '/v1/pets/1' } } },
+    headers: {
+      Location: { description: 'The path of the new animal.', required: true, schema: { type: 'string', example: '/v1/pets/1' } },
+      'Idempotent-Replayed': {
+        description: '`true` when this is the first answer replayed for a repeated `Idempotency-Key`.',
+        required: false,
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
     content: json('Pet'),
   })
   @ApiErrorResponses(409, 413, 415, 422, {
