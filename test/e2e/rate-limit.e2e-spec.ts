@@ -88,6 +88,30 @@ describe('rate limiting off (RATE_LIMIT_PER_MINUTE=0) (e2e)', () => {
 // The app's Redis is reached through a proxy of the test's own: the shared Redis is never disturbed.
 const describeOneInstance = process.env.PETSTORE_TOPOLOGY === 'cluster' ? describe.skip : describe;
 
+describeOneInstance('a quota raised while a key is over the old one, counters in Redis (e2e)', () => {
+  it("answers by the quota in force: the window's hits counted, no 429 while requests are left", async () => {
+    const key = runKey();
+    const auth = { authorization: `Bearer ${key}` };
+    const statusesUnder = async (limit: string, count: number) => {
+      const api = await startTestApp({ REDIS_URL, API_KEYS: key, RATE_LIMIT_PER_MINUTE: limit });
+      try {
+        const answers = [];
+        for (let i = 0; i < count; i++) answers.push(await api.request('GET', '/v1/pets', { headers: auth }));
+        return answers.map((answer) => [answer.status, answer.headers.get('ratelimit')?.replace(/;t=\d+$/, '')]);
+      } finally {
+        await api.close();
+      }
+    };
+    expect(await statusesUnder('2', 3)).toEqual([
+      [200, '"default";r=1'],
+      [200, '"default";r=0'],
+      [429, '"default";r=0'],
+    ]);
+    // Restarted with a higher quota (a rollout): the 3 hits count against it.
+    expect(await statusesUnder('100', 1)).toEqual([[200, '"default";r=96']]);
+  });
+});
+
 describeOneInstance('a slow Redis (e2e)', () => {
   let proxy: TcpProxy;
   let api: TestApp;

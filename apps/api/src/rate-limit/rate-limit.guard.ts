@@ -24,11 +24,12 @@ export class RateLimitGuard extends ThrottlerGuard {
       return undefined;
     });
     if (!record) return true;
-    const reset = record.isBlocked ? record.timeToBlockExpire : record.timeToExpire;
+    // The window's hits against the quota in force, not a block Redis kept: raised since (a rollout), it lets them through.
+    const reset = record.timeToExpire;
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     reply.header('ratelimit-policy', `"${name}";q=${limit};w=${Math.round(ttl / 1000)}`);
     reply.header('ratelimit', `"${name}";r=${Math.max(0, limit - record.totalHits)};t=${reset}`);
-    if (record.isBlocked) {
+    if (record.totalHits > limit) {
       this.metrics.rateLimited.apiKey.inc();
       throw new RateLimitedError(reset);
     }
