@@ -52,8 +52,7 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestApp> {
   if (process.env.PETSTORE_TOPOLOGY === 'cluster' && !shared) return startBehindBalancer(env);
   const database = shared ?? (await createTestDatabase());
-  // Suites send many refused keys on purpose: the per-address limit is off unless a suite sets it.
-  const config = loadConfig({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', AUTH_FAILURES_PER_MINUTE: '0', ...env });
+  const config = loadConfig({ NODE_ENV: 'test', API_KEYS: TEST_API_KEY, PORT: '0', ...env });
   const app = await createApp(config, { url: database.url, embedded: database.embedded });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
@@ -76,7 +75,6 @@ async function startBehindBalancer(env: Record<string, string>): Promise<TestApp
       NODE_ENV: 'test',
       API_KEYS: TEST_API_KEY,
       RATE_LIMIT_PER_MINUTE: '1200',
-      AUTH_FAILURES_PER_MINUTE: '0',
       ...env,
     },
     ONE_SOURCE_LOAD,
