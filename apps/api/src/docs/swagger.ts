@@ -21,20 +21,20 @@ const DESCRIPTION = [
   '`headers_too_large`, before any operation is chosen; the operations do not list them.',
 ].join('\n');
 
-/** Headers on every answer of a deprecated operation (http/deprecation.ts); `required` is false on a 400. */
-const deprecationHeaders = (required: boolean) => {
-  const header = (description: string, example: string) => ({ description, required, schema: { type: 'string', example } });
-  return {
-    Deprecation: header('When the operation became deprecated, as `@<Unix time>` (RFC 9745).', '@1767225600'),
-    Sunset: header('When the operation will be removed (RFC 8594).', 'Thu, 05 Dec 2030 00:00:00 GMT'),
-    Link: header('The operation that replaces it, with `rel="successor-version"`.', '</v1/pets>; rel="successor-version"'),
-  };
-};
+const header = (description: string, example: string, required = false) => ({ description, required, schema: { type: 'string', example } });
 
-const header = (description: string, example: string) => ({ description, required: false, schema: { type: 'string', example } });
-/** On every answer (not `required`: a balancer's own error pages lack them). */
+/** Headers on every answer of a deprecated operation (http/deprecation.ts); `required` is false on a 400. */
+const deprecationHeaders = (required: boolean) => ({
+  Deprecation: header('When the operation became deprecated, as `@<Unix time>` (RFC 9745).', '@1767225600', required),
+  Sunset: header('When the operation will be removed (RFC 8594).', 'Thu, 05 Dec 2030 00:00:00 GMT', required),
+  Link: header('The operation that replaces it, with `rel="successor-version"`.', '</v1/pets>; rel="successor-version"', required),
+});
+/** On every answer (not `required`: a balancer's own error pages lack it). */
 const REQUEST_ID = {
-  'X-Request-Id': header('The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID.', 'b3c1e0d2-…'),
+  'X-Request-Id': header(
+    'The request id: the `X-Request-Id` sent (1 to 128 of `A-Z a-z 0-9 . _ -`), else a new UUID.',
+    '7f3c1b2a-6d4e-4f1a-9b2c-3e5d7a9c1f20',
+  ),
 };
 /** The limiter's fields (draft-ietf-httpapi-ratelimit-headers) on an answer after the key is accepted, unless the limit is off. */
 const RATE_LIMIT = {
