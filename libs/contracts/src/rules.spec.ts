@@ -22,6 +22,8 @@ describe('petNameProblem', () => {
     ['256 astral characters', '🐶'.repeat(256), 'must be 1 to 255 characters long'],
     ['spaces only', '   ', 'must not be blank'],
     ['Unicode spaces only', '\u00a0\u2003\u3000', 'must not be blank'],
+    ["NEXT LINE only (Unicode White_Space, not in JavaScript's \\s)", '\u0085', 'must not be blank'],
+    ['NEXT LINE among spaces', ' \u0085\u2028 ', 'must not be blank'],
     ['a NUL', 'a\u0000b', 'must not contain control characters (U+0000-U+001F, U+007F)'],
     ['a newline', 'a\nb', 'must not contain control characters (U+0000-U+001F, U+007F)'],
     ['U+001F', 'a\u001f', 'must not contain control characters (U+0000-U+001F, U+007F)'],
@@ -53,8 +55,11 @@ describe('PET_NAME_PATTERN (the schema of `name`)', () => {
   it.each(['Rex', ' Rex ', 'Ré x', '犬', 'a\u00a0b', '🐕'])('accepts %j, as the service does', (name) => {
     expect([pattern.test(name), petNameProblem(name)]).toEqual([true, undefined]);
   });
-  it.each(['', '   ', '\u00a0', '\u3000', 'a\u0000', 'tab\there', 'del\u007f', '\n'])('refuses %j, as the service does', (name) => {
-    expect(pattern.test(name)).toBe(false);
-    expect(petNameProblem(name)).toBeDefined();
-  });
+  it.each(['', '   ', '\u00a0', '\u3000', 'a\u0000', 'tab\there', 'del\u007f', '\n', '\u0085', ' \u0085 '])(
+    'refuses %j, as the service does',
+    (name) => {
+      expect(pattern.test(name)).toBe(false);
+      expect(petNameProblem(name)).toBeDefined();
+    },
+  );
 });

@@ -5,9 +5,11 @@ import { CATEGORY_ID_MAX, NAME_MAX_LENGTH, PET_ID_MAX, PET_STATUSES } from './li
 const CONTROL_CHARACTER = /[\u0000-\u001F\u007F]/;
 // A lone UTF-16 surrogate is not a Unicode code point; PostgreSQL would refuse it as invalid UTF-8.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Unicode's White_Space: JavaScript's \s (and trim) lack U+0085 (NEXT LINE) alone.
+const BLANK = /^[\s\u0085]*$/;
 
 /** `name` in the OpenAPI schema; a lone surrogate is refused by the service only. */
-export const PET_NAME_PATTERN = '^[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*$';
+export const PET_NAME_PATTERN = '^[^\\u0000-\\u001F\\u007F]*[^\\s\\u0085\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*$';
 
 export function petNameProblem(value: unknown): string | undefined {
   if (value === undefined) return 'is required';
@@ -15,7 +17,7 @@ export function petNameProblem(value: unknown): string | undefined {
   if (LONE_SURROGATE.test(value)) return 'must be valid Unicode text';
   const length = [...value].length; // code points, not UTF-16 units
   if (length < 1 || length > NAME_MAX_LENGTH) return `must be 1 to ${NAME_MAX_LENGTH} characters long`;
-  if (value.trim() === '') return 'must not be blank';
+  if (BLANK.test(value)) return 'must not be blank';
   if (CONTROL_CHARACTER.test(value)) return 'must not contain control characters (U+0000-U+001F, U+007F)';
   return undefined;
 }
