@@ -20,6 +20,7 @@ describe('routing errors and the Error body (e2e)', () => {
       ['GET', '/v1/pets/'],
       ['DELETE', '/v1/pets/'],
       ['GET', '/v1/store'],
+      ['QUERY', '/v1/nope'],
     ])('%s %s', async (method, path) => {
       const response = await api.request(method, path, { headers: AUTH });
       expectError(response, 404, 'not_found', `No route matches ${method} ${path}`);
@@ -52,6 +53,9 @@ describe('routing errors and the Error body (e2e)', () => {
       ['DELETE', '/v1/pets/1', 'GET, HEAD'],
       ['PUT', '/v1/pets/abc', 'GET, HEAD'],
       ['POST', '/v1/store/orders', 'GET, HEAD'],
+      // Fastify refuses a QUERY without Content-Type (RFC 10008) before it routes: no route serves QUERY.
+      ['QUERY', '/v1/pets', 'GET, HEAD, POST'],
+      ['QUERY', '/v1/pets/1', 'GET, HEAD'],
     ])('%s %s', async (method, path, allow) => {
       const response = await api.request(method, path, { headers: AUTH });
       expectError(response, 405, 'method_not_allowed', `${method} is not allowed on ${path}; allowed: ${allow}`);

@@ -1,5 +1,5 @@
-import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
-import { expectInvalidKey } from '../support/expectations';
+import { AUTH, TEST_API_KEY, countPets, useTestApp } from '../support/test-app';
+import { expectError, expectInvalidKey } from '../support/expectations';
 import { sendRaw } from '../support/raw-http';
 
 /**
@@ -36,6 +36,22 @@ describe('bodies are judged after authentication (e2e)', () => {
     const result = await sendRaw(api.baseUrl, head, 4000);
     expect(result.answer?.status).toBe(415);
     expect(result.answer?.body?.code).toBe('unsupported_media_type');
+  });
+
+  it.each(['gzip', 'br', 'identity, gzip'])('refuses a body with Content-Encoding %s: 415, nothing stored, 401 without a key', async (coding) => {
+    const create = JSON.stringify({ name: 'Encoded', categoryId: 1 });
+    const before = await countPets(api);
+    const headers = { 'content-type': 'application/json', 'content-encoding': coding };
+    const response = await api.request('POST', '/v1/pets', { headers: { ...AUTH, ...headers }, body: create });
+    expectError(response, 415, 'unsupported_media_type', 'The request body must not be encoded: Content-Encoding is not supported (send identity)');
+    expect(await countPets(api)).toBe(before);
+    expect((await api.request('POST', '/v1/pets', { headers, body: create })).status).toBe(401);
+  });
+
+  it('reads a body with Content-Encoding: identity', async () => {
+    const body = JSON.stringify({ name: 'Plain', categoryId: 1 });
+    const headers = { ...AUTH, 'content-type': 'application/json', 'content-encoding': 'identity' };
+    expect((await api.request('POST', '/v1/pets', { headers, body })).status).toBe(201);
   });
 
   it('still reads and serves a well-formed create, on a connection kept alive', async () => {

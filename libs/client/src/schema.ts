@@ -424,7 +424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not `application/json` (code `unsupported_media_type`). */
+            /** @description The request body is not `application/json` in UTF-8, or it is encoded (`Content-Encoding`) (code `unsupported_media_type`). */
             415: {
                 headers: {
                     /** @description The quota: requests (`q`) per window of seconds (`w`). */

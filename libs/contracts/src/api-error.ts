@@ -28,7 +28,11 @@ const TABLE = {
   ],
   request_timeout: [408, 'The whole request did not arrive within the time allowed (`REQUEST_TIMEOUT_MS`)', 'The request did not arrive within 10 s'],
   payload_too_large: [413, 'The request body is larger than 64 KiB', 'The request body is larger than the limit'],
-  unsupported_media_type: [415, 'The request body is not `application/json`', 'The request body must be application/json'],
+  unsupported_media_type: [
+    415,
+    'The request body is not `application/json` in UTF-8, or it is encoded (`Content-Encoding`)',
+    'The request body must be application/json',
+  ],
   idempotency_key_reused: [
     422,
     'The `Idempotency-Key` was already used with a different body',

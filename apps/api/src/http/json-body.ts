@@ -20,10 +20,12 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
       refused.set(request, problem);
       request.headers['content-type'] = 'application/octet-stream';
     }
+    // Fastify answers a QUERY without Content-Type 400 (RFC 10008) before routing; no route serves QUERY: 404 or 405.
+    else if (header === undefined && request.method === 'QUERY') request.headers['content-type'] = 'application/octet-stream';
     done();
   });
   fastify.addContentTypeParser('*', (request: FastifyRequest, payload, done) => {
-    const problem = refused.get(request) ?? mediaTypeProblem(request.headers['content-type']);
+    const problem = refused.get(request) ?? mediaTypeProblem(request.headers['content-type']) ?? codingProblem(request.headers['content-encoding']);
     // A refused body is not read: an answer sent before it arrived closes the connection (closeUnreadBodies).
     if (problem) return done(null, problem);
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return done(null, tooLarge());
@@ -66,6 +68,12 @@ function mediaTypeProblem(header: string | undefined): DomainError | undefined {
   const got =
     type === 'application/json' ? 'only the charset utf-8 is supported' : header ? 'another Content-Type was sent' : 'no Content-Type was sent';
   return new DomainError('unsupported_media_type', `The request body must be application/json in UTF-8 (${got})`);
+}
+
+/** A body compressed (gzip, br…) is not read as JSON: RFC 9110 §8.4 lets a server refuse a content coding with 415. */
+function codingProblem(header: string | undefined): DomainError | undefined {
+  if (header === undefined || /^\s*(identity\s*)?$/i.test(header)) return undefined;
+  return new DomainError('unsupported_media_type', 'The request body must not be encoded: Content-Encoding is not supported (send identity)');
 }
 
 const tooLarge = () => new DomainError('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB`);
