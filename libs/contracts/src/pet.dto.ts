@@ -2,7 +2,7 @@ import { Exclude, Expose, Transform } from 'class-transformer';
 import { IsInt, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { DEFAULT_PET_STATUS, LIST_LIMIT_DEFAULT, NAME_MAX_LENGTH, PET_ID_MAX, PET_STATUSES, PetStatus } from './limits';
-import { IsCategoryId, IsPetId, IsPetName, IsPetStatus, canonicalPetId } from './rules';
+import { GivenOnce, IsCategoryId, IsPetId, IsPetName, IsPetStatus, canonicalPetId } from './rules';
 
 // The contract's shapes: their rules validate requests and, with the descriptions, give the OpenAPI schemas.
 const LIST_LIMIT_MIN = 1;
@@ -68,12 +68,14 @@ export class ListPetsQuery {
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(LIST_LIMIT_MIN, { message: LIMIT_MESSAGE })
   @Max(LIST_LIMIT_MAX, { message: LIMIT_MESSAGE })
+  @GivenOnce()
   limit?: number;
 
   @JSONSchema({ description: 'Keep only animals with this status.' })
   @Expose()
   @unlessAbsent('status')
   @IsPetStatus()
+  @GivenOnce()
   status?: PetStatus;
 
   @JSONSchema({
@@ -84,6 +86,7 @@ export class ListPetsQuery {
   @Expose()
   @unlessAbsent('cursor')
   @Matches(/^[A-Za-z0-9_-]{1,200}$/, { message: CURSOR_MESSAGE })
+  @GivenOnce()
   cursor?: string;
 }
 

@@ -54,3 +54,5 @@ export const IsPetName = ruleDecorator('isPetName', petNameProblem);
 export const IsCategoryId = ruleDecorator('isCategoryId', categoryIdProblem);
 export const IsPetStatus = ruleDecorator('isPetStatus', statusProblem);
 export const IsPetId = ruleDecorator('isPetId', petIdProblem);
+/** A query parameter sent twice arrives as an array: said so, where every other rule would blame the value. Written last (applied first): its message is the one the answer gives. */
+export const GivenOnce = ruleDecorator('givenOnce', (value) => (Array.isArray(value) ? 'must be given once' : undefined));

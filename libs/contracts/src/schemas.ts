@@ -13,6 +13,7 @@ const converters: NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['
   isPetName: { type: 'string', minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: PET_NAME_PATTERN },
   isCategoryId: { type: 'integer', format: 'int64', minimum: 1, maximum: CATEGORY_ID_MAX },
   isPetId: { type: 'integer', minimum: 1 },
+  givenOnce: {}, // a query's schema is one value already
 };
 const petStatus = () => ({ type: 'string' as const, enum: [...PET_STATUSES] });
 

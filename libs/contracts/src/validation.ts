@@ -13,6 +13,10 @@ function declared(cls: ClassConstructor<unknown>): Set<string> {
   return declaredOf.get(cls)!;
 }
 
+/** An object, or an array holding one: a repeated query parameter (an array of strings) stays, for its rule to name. */
+const nested = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !(Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null));
+
 /** Safe on any JSON value: nested values become NaN (deep nesting overflowed the stack); at most 20 unknown properties kept. */
 export const contractTransformer = {
   plainToInstance<T>(cls: ClassConstructor<T>, plain: unknown, options?: ClassTransformOptions): T {
@@ -21,7 +25,7 @@ export const contractTransformer = {
     let unknown = 0;
     const kept = Object.entries(plain)
       .filter(([key]) => key !== '__proto__' && (names.has(key) || unknown++ < UNKNOWN_KEPT))
-      .map(([key, value]): [string, unknown] => [key, typeof value === 'object' && value !== null ? NaN : value]);
+      .map(([key, value]): [string, unknown] => [key, nested(value) ? NaN : value]);
     return plainToInstance(cls, Object.fromEntries(kept), options);
   },
   classToPlain,
@@ -37,11 +41,20 @@ export const inheritedNames = (value: object): string[] => Object.keys(value).fi
 const problem = (property: string, value: unknown, constraints: Record<string, string>) =>
   Object.assign(new ValidationError(), { property, value, constraints });
 
-/** What the service's validation finds wrong with `value` as a `cls`, checked in the client. */
+/** A class marked @Exclude() (the list query) drops what it does not declare, as the service does: nothing unknown to name. */
+const dropsUnknown = (cls: ClassConstructor<object>) => !Object.hasOwn(plainToInstance(cls, { undeclared: 1 }), 'undeclared');
+
+/** What the service's validation finds wrong with `value` as a `cls`, checked in the client, in the service's words. */
 export function contractProblems(cls: ClassConstructor<object>, value: unknown): ValidationError[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [problem('', value, { isObject: 'body must be a JSON object' })];
-  const unknown = inheritedNames(value).map((key) =>
-    problem(key, (value as Record<string, unknown>)[key], { whitelistValidation: `property ${key} should not exist` }),
-  );
-  return [...validateContract(contractTransformer.plainToInstance(cls, value), { whitelist: true, forbidNonWhitelisted: true }), ...unknown];
+  const inherited = dropsUnknown(cls) ? [] : inheritedNames(value);
+  const found = validateContract(contractTransformer.plainToInstance(cls, value), { whitelist: true, forbidNonWhitelisted: true });
+  const notAllowed = (key: string) =>
+    problem(key, (value as Record<string, unknown>)[key], { whitelistValidation: `property ${key} is not allowed` });
+  return [
+    ...found
+      .filter((error) => !inherited.includes(error.property))
+      .map((error) => (error.constraints?.whitelistValidation ? notAllowed(error.property) : error)),
+    ...inherited.map(notAllowed),
+  ];
 }
