@@ -121,7 +121,7 @@ describe('@petstore/contracts and @petstore/client as packed tarballs, in a proj
     expect(tarballs).toEqual([`petstore-client-${CONTRACTS_VERSION}.tgz`, `petstore-contracts-${CONTRACTS_VERSION}.tgz`]);
 
     writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '0.0.0' }));
-    // Strict nodenext with the libraries' declarations checked too, and no decorator options: the contracts need none.
+    // Strict nodenext (exact optional properties too) with the libraries' declarations checked too, and no decorator options: the contracts need none.
     writeFileSync(
       join(scratch, 'tsconfig.json'),
       JSON.stringify({
@@ -129,6 +129,7 @@ describe('@petstore/contracts and @petstore/client as packed tarballs, in a proj
           module: 'nodenext',
           target: 'es2022',
           strict: true,
+          exactOptionalPropertyTypes: true,
           outDir: 'dist',
           typeRoots: [join(ROOT, 'node_modules', '@types')],
           types: ['node'],

@@ -13,9 +13,9 @@ export interface PetStoreClientOptions extends Omit<ClientOptions, 'baseUrl' | '
   /** The API's base address, ending in `/v1` (e.g. `https://petstore.example.com/v1`). */
   baseUrl: string;
   /** Sent as `Authorization: Bearer <apiKey>` on every request. */
-  apiKey?: string;
+  apiKey?: string | undefined; // `process.env.KEY` under exactOptionalPropertyTypes too
   /** Headers sent on every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 export type PetStoreClient = Client<paths>;
