@@ -14,6 +14,7 @@ const CONTRACT_SUITES = [
   'idempotency',
   'openapi',
   'pets-create',
+  'pets-create-body',
   'pets-get',
   'pets-list',
   'pets-pagination',
