@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { METRICS_TOKEN, SCRAPE, UNKNOWN_KEY, scriptedRequests } from '../support/metrics-requests';
 import { parseExposition, seriesKey, valueOf, type Sample } from '../support/prometheus';
 import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
 
 // A real database on a shared 2-core machine: starting it may take a while under load.
 jest.setTimeout(120_000);
 
-const METRICS_TOKEN = 'metrics-e2e-7f3a9c2b5d8e1f4a6b0c9d2e5f8a1b4c';
-const SCRAPE = { authorization: `Bearer ${METRICS_TOKEN}` };
-/** A well-formed key that was never issued: it goes through the key cache (an API_KEYS key does not). */
-const UNKNOWN_KEY = `pet_${randomBytes(32).toString('base64url')}`;
-
+/** The endpoint, its protection and its counts. /metrics turned off, and the limiter's count, are metrics-settings.e2e-spec.ts. */
 describe('GET /metrics (e2e)', () => {
   const api = useTestApp({ METRICS_TOKEN, RATE_LIMIT_PER_MINUTE: '0' });
   const send = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
@@ -63,26 +60,7 @@ describe('GET /metrics (e2e)', () => {
     const created = await send('POST', '/v1/pets', AUTH, { name: 'Rex', categoryId: 1 });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
-    const script: [string, string, Record<string, string>, unknown, number][] = [
-      ['GET', '/v1/pets', AUTH, undefined, 200],
-      ['GET', '/v1/pets?limit=1', AUTH, undefined, 200],
-      ['GET', '/v1/pets?limit=1&access_token=x', AUTH, undefined, 200],
-      ['GET', `/v1/pets/${id}`, AUTH, undefined, 200],
-      ['GET', '/v1/pets/999999999', AUTH, undefined, 404],
-      ['GET', '/v1/pets/999999998', AUTH, undefined, 404],
-      ['GET', '/v1/pets/abc', AUTH, undefined, 400],
-      ['GET', '/v1/pets', {}, undefined, 401],
-      ['GET', '/v1/pets/1', {}, undefined, 401],
-      ['GET', '/v1/pets', { authorization: `Bearer ${UNKNOWN_KEY}` }, undefined, 401],
-      ['GET', '/v1/pets', { authorization: `Bearer ${UNKNOWN_KEY}` }, undefined, 401],
-      ['POST', '/v1/pets', { ...AUTH, 'idempotency-key': 'metrics-1' }, { name: 'Ada', categoryId: 2 }, 201],
-      ['POST', '/v1/pets', { ...AUTH, 'idempotency-key': 'metrics-1' }, { name: 'Ada', categoryId: 2 }, 201],
-      ['POST', '/v1/pets', { ...AUTH, 'idempotency-key': 'metrics-1' }, { name: 'Bob', categoryId: 2 }, 422],
-      ['GET', '/nowhere', AUTH, undefined, 404],
-      ['GET', '/v1/pets/1/extra', AUTH, undefined, 404],
-      ['DELETE', '/v1/pets', AUTH, undefined, 405],
-      ['GET', '/v1/store/orders', AUTH, undefined, 501],
-    ];
+    const script = scriptedRequests(id);
     for (const [method, path, headers, body, status] of script)
       expect([method, path, (await send(method, path, headers, body)).status]).toEqual([method, path, status]);
     const after = await scrape();
@@ -211,27 +189,5 @@ describe('GET /metrics (e2e)', () => {
     expect(after.filter((sample) => sample.name === 'petstore_http_requests_total').length).toBe(
       [...before].filter((key) => key.startsWith('petstore_http_requests_total{')).length,
     );
-  });
-});
-
-describe('GET /metrics with METRICS_ENABLED=false (e2e)', () => {
-  const api = useTestApp({ METRICS_ENABLED: 'false' });
-
-  it('is an unknown route: 404 with the Error body', async () => {
-    const response = await fetch(`${api.baseUrl}/metrics`);
-    expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ code: 'not_found', status: 404 });
-  });
-});
-
-describe('refusals counted by the limiter (e2e)', () => {
-  const api = useTestApp({ METRICS_TOKEN, RATE_LIMIT_PER_MINUTE: '2' });
-
-  it('counts a 429 of the per-key quota', async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${api.baseUrl}/v1/pets`, { headers: AUTH })).status);
-    expect(statuses).toEqual([200, 200, 429]);
-    const samples = parseExposition(await (await fetch(`${api.baseUrl}/metrics`, { headers: SCRAPE })).text());
-    expect(valueOf(samples, 'petstore_rate_limited_total', { limit: 'api_key' })).toBe(1);
   });
 });
