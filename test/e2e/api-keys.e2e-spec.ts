@@ -1,6 +1,6 @@
 import { bearer, expectNoPlainKey, keyTool, lastUsedAt, poll, poolSettled, untilRefused } from '../support/keys-tool';
 import { run } from '../support/processes';
-import { parseExposition, valueOf } from '../support/prometheus';
+import { INVALID_KEY_REFUSAL, SCOPED_OPERATIONS, forbidden, keyCacheMisses, refusalOf } from '../support/key-answers';
 import { countPets, startTestApp, useTestApp } from '../support/test-app';
 
 // Real processes and databases on a shared 2-core machine: starting them may take a while under load.
@@ -31,11 +31,6 @@ describe('API keys (e2e)', () => {
       createKey('--name', 'orders', '--scopes', 'orders:read'),
       createKey('--name', 'writer', '--scopes', 'pets:write'),
     ]);
-    const forbidden = (scope: string) => ({
-      code: 'forbidden',
-      message: `This API key lacks the ${scope} scope that this operation needs`,
-      status: 403,
-    });
 
     expect((await api.request('GET', '/v1/pets', { headers: bearer(reader.key) })).status).toBe(200);
     const post = await api.request('POST', '/v1/pets', { headers: bearer(reader.key), body: { name: 'Rex', categoryId: 1 } });
@@ -65,13 +60,7 @@ describe('API keys (e2e)', () => {
 
   it('shows the scope each operation needs in the OpenAPI document', async () => {
     const document = (await api.request('GET', '/docs/openapi.json')).body;
-    const operations = [
-      ['/pets', 'get', 'pets:read'],
-      ['/pets', 'post', 'pets:write'],
-      ['/pets/{petId}', 'get', 'pets:read'],
-      ['/store/orders', 'get', 'orders:read'],
-    ];
-    for (const [path, method, scope] of operations) {
+    for (const [path, method, scope] of SCOPED_OPERATIONS) {
       const operation = document.paths[path][method];
       expect(operation['x-required-scopes']).toEqual([scope]);
       expect(operation.responses['403'].description).toContain(`\`${scope}\``);
@@ -83,10 +72,7 @@ describe('API keys (e2e)', () => {
     await api.sql.query(`UPDATE api_keys SET expires_at = now() + interval '1500 milliseconds' WHERE id = $1`, [id]);
     expect((await api.request('GET', '/v1/pets', { headers: bearer(key) })).status).toBe(200);
     // The key is now cached for 3 s: asked until it is refused, every answer from the cache (no look-up missed it).
-    const missed = async () =>
-      valueOf(parseExposition((await api.request('GET', '/metrics', { contract: false })).text), 'petstore_api_key_cache_lookups_total', {
-        result: 'miss',
-      });
+    const missed = () => keyCacheMisses(api);
     const missesBefore = await missed();
     const refused = await untilRefused(api, key, 10_000, 50);
     expect(await missed()).toBe(missesBefore);
@@ -103,11 +89,8 @@ describe('API keys (e2e)', () => {
     expect(revocation.code).toBe(0);
     expect(rotation.code).toBe(0);
 
-    const refusal = async (key: string) => {
-      // Within the 5 s rule the service hears of the change.
-      const response = await untilRefused(api, key, 6000);
-      return { status: response.status, challenge: response.headers.get('www-authenticate'), body: response.body };
-    };
+    // Within the 5 s rule the service hears of the change.
+    const refusal = (key: string) => refusalOf(api, key, 6000);
     expect(await refusal(revoked.key)).toEqual({
       status: 401,
       challenge: 'Bearer error="invalid_token", error_description="The access token was revoked"',
@@ -118,14 +101,9 @@ describe('API keys (e2e)', () => {
       challenge: 'Bearer error="invalid_token", error_description="The access token expired"',
       body: { code: 'unauthorized', message: 'The API key expired: send a current key', status: 401 },
     });
-    const generic = {
-      status: 401,
-      challenge: 'Bearer error="invalid_token"',
-      body: { code: 'unauthorized', message: 'The API key is invalid: send "Authorization: Bearer <API key>" with a valid key', status: 401 },
-    };
     // An unknown key of the right shape, and a key of another shape, learn nothing.
-    expect(await refusal(`pet_${'B'.repeat(43)}`)).toEqual(generic);
-    expect(await refusal('not-a-petstore-key-0123456789')).toEqual(generic);
+    expect(await refusal(`pet_${'B'.repeat(43)}`)).toEqual(INVALID_KEY_REFUSAL);
+    expect(await refusal('not-a-petstore-key-0123456789')).toEqual(INVALID_KEY_REFUSAL);
   });
 
   it('rotate issues a successor with the same label and scopes; the old key lives through the grace period', async () => {
