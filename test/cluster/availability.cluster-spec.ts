@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { Outcome, runLoad, sleep } from '../support/load';
 import { AUTH } from '../support/test-app';
-import { INSTANCES, ONE_SOURCE_LOAD, Topology, useTopology } from './topology';
+import { ONE_SOURCE_LOAD } from './haproxy';
+import { INSTANCES, Topology, useTopology } from './topology';
 
 /** Mixed load through HAProxy: creates with an Idempotency-Key, lists, gets. */
 function mixedLoad(topology: Topology, until: Promise<unknown>) {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { IncomingHttpHeaders, Server, createServer } from 'node:http';
 import { Socket, connect } from 'node:net';
 import { sleep } from '../support/load';
-import { HAPROXY_CFG } from './topology';
+import { HAPROXY_CFG } from './haproxy';
 import { findBinary, freePorts, waitForPort } from './servers';
 
 /** What reached the stand-in instances: each request's head and how many body bytes came with it. */

@@ -1,7 +1,8 @@
 import { sleep } from '../support/load';
 import { AUTH } from '../support/test-app';
 import { Answer, timedGet } from './flood';
-import { ONE_SOURCE_LOAD, useTopology } from './topology';
+import { ONE_SOURCE_LOAD } from './haproxy';
+import { useTopology } from './topology';
 
 /**
  * PostgreSQL gone and back under load, behind PgBouncer as deploy/pgbouncer/pgbouncer.ini configures it.

@@ -1,9 +1,17 @@
-import { execFileSync } from 'node:child_process';
+import { ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { AddressInfo, Server, Socket, connect, createServer } from 'node:net';
 import { join } from 'node:path';
 
 /* Small helpers for starting real servers on loopback ports. */
+
+/** Every process a topology started and has not seen end: killed if the test process exits first (a timeout, a crash). */
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+export const track = (child: ChildProcess) => {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+};
 
 /** Distinct free loopback ports (held open together, so they differ). */
 export async function freePorts(count: number): Promise<number[]> {

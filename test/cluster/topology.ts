@@ -1,40 +1,17 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
-import { TcpRelay, findBinary, freePorts, gidOf, readLog, uidOf, waitForPort } from './servers';
+import { HAPROXY_CFG, apiServerStats } from './haproxy';
+import { pgBouncerCommand, writePgBouncerConfig } from './pgbouncer';
+import { TcpRelay, findBinary, freePorts, readLog, track, waitForPort } from './servers';
 
-const DEPLOY = join(__dirname, '..', '..', 'deploy');
-/** deploy/haproxy/haproxy.cfg, or PETSTORE_HAPROXY_CFG (e.g. an older one, to see a test fail against it). */
-export const HAPROXY_CFG = process.env.PETSTORE_HAPROXY_CFG ?? join(DEPLOY, 'haproxy', 'haproxy.cfg');
-/** deploy/pgbouncer/pgbouncer.ini, or PETSTORE_PGBOUNCER_INI (likewise). */
-const PGBOUNCER_INI = process.env.PETSTORE_PGBOUNCER_INI ?? join(DEPLOY, 'pgbouncer', 'pgbouncer.ini');
 export const INSTANCES = 3;
-
-/**
- * For suites whose load all comes from 127.0.0.1 (the contract suites, 8 clients of mixed load): lifts
- * the balancer's per-source limits, which deploy/haproxy/haproxy.cfg sets for the public. The flood
- * scenario runs on the deployed limits.
- */
-export const ONE_SOURCE_LOAD = {
-  HAPROXY_SOURCE_CONNECTIONS: '10000',
-  HAPROXY_SOURCE_REQUESTS_PER_10S: '10000000',
-  HAPROXY_SOURCE_AUTH_FAILURES_PER_MINUTE: '10000000',
-};
-
-/** Every process a topology started and has not seen end: killed if the test process exits first (a timeout, a crash). */
-const running = new Set<ChildProcess>();
-process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
-const track = (child: ChildProcess) => {
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-};
 
 /**
  * The production topology as real processes on loopback: PostgreSQL (the server of DATABASE_URL, a
@@ -132,19 +109,8 @@ export class Topology {
   }
 
   /** Each instance's state and how many times HAProxy's checks took it from UP to DOWN (its `chkdown`). */
-  async serverStats(): Promise<{ status: string; downs: number }[]> {
-    const socket = connect(join(this.dir, 'haproxy.sock'));
-    socket.end('show stat\n');
-    let csv = '';
-    for await (const chunk of socket) csv += chunk;
-    const [header, ...rows] = csv
-      .trim()
-      .split('\n')
-      .map((line) => line.split(','));
-    const column = (name: string) => header.indexOf(name === 'pxname' ? '# pxname' : name);
-    return rows
-      .filter((row) => row[column('pxname')] === 'api' && /^api\d/.test(row[column('svname')]))
-      .map((row) => ({ status: row[column('status')], downs: Number(row[column('chkdown')]) }));
+  serverStats(): Promise<{ status: string; downs: number }[]> {
+    return apiServerStats(join(this.dir, 'haproxy.sock'));
   }
 
   /** Ends PgBouncer with `signal` (SIGKILL: a crash; SIGINT: its safe shutdown) and starts it again on its port after `downMs`. */
@@ -175,32 +141,12 @@ export class Topology {
   private async startPgBouncer(direct: URL): Promise<void> {
     const relayPort = this.ports[3 + INSTANCES];
     this.databaseRelay = await TcpRelay.start(relayPort, { host: direct.hostname, port: Number(direct.port || 5432) });
-    const site: Record<string, string> = {
-      '*': `host=127.0.0.1 port=${relayPort}`,
-      listen_addr: '127.0.0.1',
-      listen_port: String(this.ports[1]),
-      unix_socket_dir: '',
-      auth_type: 'trust',
-      auth_file: join(this.dir, 'userlist.txt'),
-      logfile: join(this.dir, 'pgbouncer.log'),
-    };
-    const ini = readFileSync(PGBOUNCER_INI, 'utf8').replace(/^([*\w]+) = .*$/gm, (line, key: string) =>
-      key in site ? `${key} = ${site[key]}` : line,
-    );
-    writeFileSync(join(this.dir, 'pgbouncer.ini'), ini);
-    writeFileSync(join(this.dir, 'userlist.txt'), `"${decodeURIComponent(direct.username) || 'postgres'}" ""\n`);
-    // PgBouncer refuses to run as root: as root, it runs as the postgres user (setpriv execs, so the pid is PgBouncer's).
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) for (const file of ['', 'pgbouncer.ini', 'userlist.txt']) chownSync(join(this.dir, file), uidOf('postgres'), gidOf('postgres'));
+    writePgBouncerConfig(this.dir, this.ports[1], relayPort, direct);
     await this.spawnPgBouncer();
   }
 
   private async spawnPgBouncer(): Promise<void> {
-    const asRoot = process.getuid?.() === 0;
-    const binary = findBinary('pgbouncer');
-    const [command, args] = asRoot
-      ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', binary, join(this.dir, 'pgbouncer.ini')]]
-      : [binary, [join(this.dir, 'pgbouncer.ini')]];
+    const [command, args] = pgBouncerCommand(this.dir);
     this.pgbouncer = this.spawn(command, args);
     await waitForPort(this.ports[1], () => readLog(join(this.dir, 'pgbouncer.log')));
   }

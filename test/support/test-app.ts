@@ -1,7 +1,8 @@
 import { Client } from 'pg';
 import { createApp } from '../../apps/api/src/app.factory';
 import { loadConfig } from '../../apps/api/src/config/config';
-import { ONE_SOURCE_LOAD, Topology } from '../cluster/topology';
+import { ONE_SOURCE_LOAD } from '../cluster/haproxy';
+import { Topology } from '../cluster/topology';
 import { ContractChecker, OpenApiDocument } from './contract';
 import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from './test-database';
 export { STARTUP_TIMEOUT_MS } from './test-database';
