@@ -91,7 +91,7 @@ describe('createPet: POST /v1/pets (e2e)', () => {
     it('must not be empty', () => expectRefused({ name: '', categoryId: 1 }, ['name', NAME_RULE]));
     it('must not exceed 255 characters', () => expectRefused({ name: 'x'.repeat(256), categoryId: 1 }, ['name', NAME_RULE]));
     it('must not exceed 255 astral characters', () => expectRefused({ name: '🐶'.repeat(256), categoryId: 1 }, ['name', NAME_RULE]));
-    it.each([' ', '   ', '\u00a0\u3000'])('must not be blank (%j)', (name) =>
+    it.each([' ', '   ', '\u00a0\u3000', '\u0085', ' \u0085\u2028 '])('must not be blank (%j)', (name) =>
       expectRefused({ name, categoryId: 1 }, ['name', 'name must not be blank']),
     );
     it.each(['a\u0000b', 'a\nb', 'a\tb', 'a\u001fb', 'a\u007fb', 'Rex\r'])('must not hold control characters (%j)', (name) =>
