@@ -17,7 +17,7 @@ const tsconfigs = (dir) =>
     .filter((name) => /^tsconfig.*\.json$/.test(name))
     .map((name) => join(dir, name));
 
-/** Whether a project's sources (its src/ folders too: a deleted file changes its folder), its or the root's
+/** Whether a project's sources (its src/ folders too, specs aside: a deleted file changes its folder), its or the root's
  * tsconfig files or the lockfile are newer than its last build, or it has none. */
 function stale() {
   const shared = [...tsconfigs(root), join(root, 'pnpm-lock.yaml')];
@@ -26,7 +26,9 @@ function stale() {
     const dir = dirname(config);
     const info = JSON.parse(readFileSync(config, 'utf8')).compilerOptions?.tsBuildInfoFile;
     const built = info ? mtime(join(dir, info)) : 0;
-    const sources = [join(dir, 'src'), ...readdirSync(join(dir, 'src'), { recursive: true }).map((name) => join(dir, 'src', name))];
+    // Specs are left out of the build (tsconfig exclude): one edited alone leaves the build current.
+    const names = readdirSync(join(dir, 'src'), { recursive: true }).filter((name) => !name.endsWith('.spec.ts'));
+    const sources = [join(dir, 'src'), ...names.map((name) => join(dir, 'src', name))];
     return built === 0 || Math.max(...[...shared, ...tsconfigs(dir), ...sources].map(mtime)) > Math.max(built, mtime(stamp));
   });
 }

@@ -88,6 +88,16 @@ describe('the build before the key tool and the start (tools/build-if-stale.mjs)
     expect(await launch()).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('does not build for a spec edited alone: the build leaves specs out', async () => {
+    const spec = join(dir, 'p', 'src', 'a.spec.ts');
+    writeFileSync(spec, 'export const b = 1;\n');
+    await launch(); // the new file changed its folder
+    writeFileSync(spec, 'export const b = 2;\n');
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(spec, future, future);
+    expect(await launch()).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it("then runs the script it is given in its own process, with that script's arguments (pnpm keys: node tools/build-if-stale.mjs keys.js …)", async () => {
     const script = join(dir, 'show-argv.cjs');
     writeFileSync(script, 'process.stdout.write(JSON.stringify(process.argv.slice(1)));\n');
