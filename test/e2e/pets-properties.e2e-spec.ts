@@ -15,7 +15,9 @@ const nameCharacter = fc
     { arbitrary: fc.integer({ min: 0xe000, max: 0x10ffff }), weight: 2 },
   )
   .map((codePoint) => String.fromCodePoint(codePoint));
-const validName = fc.string({ unit: nameCharacter, minLength: 1, maxLength: 255 }).filter((name) => name.trim() !== '');
+/** Blank: only Unicode White_Space, which is JavaScript's \s (and trim) and U+0085 (NEXT LINE). */
+const BLANK = /^[\s\u0085]*$/;
+const validName = fc.string({ unit: nameCharacter, minLength: 1, maxLength: 255 }).filter((name) => !BLANK.test(name));
 const validCategoryId = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: MAX_CATEGORY }), fc.constant(MAX_CATEGORY));
 const validBody = fc.record(
   { name: validName, categoryId: validCategoryId, status: fc.constantFrom(...STATUSES) },
@@ -29,7 +31,7 @@ const invalidBody: fc.Arbitrary<{ body: Record<string, unknown>; field: string }
       validBody,
       fc.oneof(
         fc.constant(''),
-        fc.stringMatching(/^[ \u00a0\u2003\u3000]{1,10}$/),
+        fc.stringMatching(/^[ \u0085\u00a0\u2003\u3000]{1,10}$/),
         fc
           .tuple(
             validName,
