@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { runLoad, sleep } from '../support/load';
+import { isRunning } from '../support/processes';
 import { ServiceProcess, createServiceDatabase, spawnInTerminal, startServiceProcess } from '../support/service-process';
 import { parseAnswer } from '../support/raw-http';
 import { AUTH } from '../support/test-app';
@@ -188,12 +189,3 @@ describe('SIGHUP: the terminal of the built service closes', () => {
     }
   }, 60000);
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
