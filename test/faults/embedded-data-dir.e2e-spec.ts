@@ -46,6 +46,12 @@ describe('the embedded database folder (DATA_DIR): a new one', () => {
     });
   });
 
+  it('refuses at once, in one line, a folder that cannot be created (under /proc)', async () => {
+    // Node's recursive mkdir spun there forever, deaf to SIGTERM.
+    const refused = await startEmbedded('/proc/petstore-data');
+    expectOneLineRefusal(refused, '/proc/petstore-data', 'it cannot be created (ENOENT)');
+  });
+
   it('refuses a non-empty folder that holds something else', async () => {
     const dataDir = join(root, 'other');
     mkdirSync(dataDir, { mode: 0o700 });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DatabaseUnusableError } from './database-check';
@@ -96,6 +96,7 @@ function reason(dataDir: string, error: unknown): string {
   const free = left < MIN_FREE_BYTES.existing ? `; the disk is full (${megabytes(left)} free)` : '';
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `it is not writable (${code})${free}`;
   if (code === 'ENOSPC') return `the disk is full (${code})`;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return `it cannot be created (${code})`;
   // PGlite's WebAssembly abort says only "Aborted(). Build with -sASSERTIONS for more info."
   const said = lastLine((message ?? String(error)).split('\n')[0].replace(/\. Build with .*$/, ''));
   return `it fails to open (${said})${free}. Is the folder damaged? Restore it, or point DATA_DIR at a new one`;
@@ -118,7 +119,7 @@ export const OWNER_ONLY_UMASK = 0o077;
 
 function ownerOnlyDataDir(dataDir: string, notice: (message: string) => void): void {
   process.umask(OWNER_ONLY_UMASK);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makeDirectory(dataDir);
   const mode = statSync(dataDir).mode & 0o777;
   let opened: number;
   try {
@@ -131,6 +132,19 @@ function ownerOnlyDataDir(dataDir: string, notice: (message: string) => void): v
     notice(
       `DATA_DIR ${dataDir} was open to other users (folder ${mode.toString(8).padStart(4, '0')}, ${opened} entries inside with group or other permissions): made owner-only`,
     );
+  }
+}
+
+/** `mkdir -p`, a level at a time: Node's recursive mkdir spins forever where a parent exists but takes no child (/proc). */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    makeDirectory(dirname(dir));
+    mkdirSync(dir, { mode: 0o700 });
   }
 }
 
