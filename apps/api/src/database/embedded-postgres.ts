@@ -136,15 +136,15 @@ function ownerOnlyDataDir(dataDir: string, notice: (message: string) => void): v
 }
 
 /** `mkdir -p`, a level at a time: Node's recursive mkdir spins forever where a parent exists but takes no child (/proc). */
-function makeDirectory(dir: string): void {
+function makeDirectory(dir: string, parentMade = false): void {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException;
-    if (code === 'EEXIST') return;
-    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    if (code === 'EEXIST') return; // a twin start may have made it meanwhile
+    if (code !== 'ENOENT' || parentMade || dirname(dir) === dir) throw error;
     makeDirectory(dirname(dir));
-    mkdirSync(dir, { mode: 0o700 });
+    makeDirectory(dir, true);
   }
 }
 
