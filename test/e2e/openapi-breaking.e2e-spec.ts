@@ -1,14 +1,30 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, run } from '../support/processes';
+import { format } from 'node:util';
+import { ROOT, run, type ToolRun } from '../support/processes';
 
 /**
  * The breaking-change gate (`pnpm openapi:breaking`, tools/openapi/) measured against planted changes:
  * the changes are made to a copy of the released document, which is then compared with the original.
+ * Loading Optic and each comparison cost seconds of CPU: most cases run the tools' main in this process,
+ * where Optic loads once; a few spawned runs check what the process itself does (exit code, stdout, stderr).
  */
 const RELEASED = join(ROOT, 'docs', 'openapi.released.json');
 const CLI = join(ROOT, 'tools', 'openapi', 'breaking-cli.cjs');
+const CHECK = join(ROOT, 'tools', 'openapi', 'changeset-check.cjs');
+// The same two documents give the same findings: Optic compares each pair once, whichever case asks.
+jest.mock('../../tools/openapi/breaking.cjs', () => {
+  const actual = jest.requireActual('../../tools/openapi/breaking.cjs');
+  const { readFileSync: read } = jest.requireActual('node:fs');
+  const found = new Map<string, Promise<unknown>>();
+  const compare = (base: string, head: string) => {
+    const key = JSON.stringify([read(base, 'utf8'), read(head, 'utf8')]);
+    if (!found.has(key)) found.set(key, actual.compare(base, head));
+    return found.get(key);
+  };
+  return { ...actual, compare };
+});
 let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'petstore-breaking-'))));
 afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
@@ -21,9 +37,26 @@ function plant(name: string, ...changes: ((document: any) => void)[]): string {
   return file;
 }
 
-/** The gate on a planted document, with an empty allow-list unless one is named: the project's own entries are not these changes'. */
-const gate = (head: string, ...more: string[]) =>
-  run(process.execPath, [CLI, '--base', RELEASED, '--head', head, ...(more.includes('--allow') ? more : [...more, '--allow', noAllowList()])], {});
+/** A tool's main run in this process, with its exit code and what it printed on stdout and stderr. */
+async function inProcess(tool: string, args: string[]): Promise<ToolRun> {
+  const { main } = await import(tool);
+  let stdout = '';
+  let stderr = '';
+  const out = { log: (...what: unknown[]) => (stdout += `${format(...what)}\n`), error: (...what: unknown[]) => (stderr += `${format(...what)}\n`) };
+  const code = await main(args, out);
+  return { code, stdout, stderr };
+}
+
+/** The gate's arguments for a planted document, with an empty allow-list unless one is named: the project's own entries are not these changes'. */
+const gateArgs = (head: string, more: string[]) => [
+  '--base',
+  RELEASED,
+  '--head',
+  head,
+  ...(more.includes('--allow') ? more : [...more, '--allow', noAllowList()]),
+];
+const gate = (head: string, ...more: string[]) => inProcess(CLI, gateArgs(head, more));
+const spawnedGate = (head: string, ...more: string[]) => run(process.execPath, [CLI, ...gateArgs(head, more)], {});
 const noAllowList = () => {
   const file = join(dir, 'no-allowed-breaks.json');
   writeFileSync(file, '[]');
@@ -78,15 +111,11 @@ const ADDITIONS: [string, (document: any) => void][] = [
 
 describe('pnpm openapi:breaking (Optic with tools/openapi/optic.yml)', () => {
   jest.setTimeout(300_000);
-  // Each run costs seconds of CPU (Optic's load and its checks): the breaks are planted in one document,
-  // every one to be named; the additions in another; and both compared with the released one at once.
-  let breaks: Promise<Awaited<ReturnType<typeof gate>>>;
-  let additions: Promise<Awaited<ReturnType<typeof gate>>>;
-  let unchanged: Promise<Awaited<ReturnType<typeof gate>>>;
+  // Each comparison costs seconds of CPU: the breaks are planted in one document, every one to be named,
+  // compared by a spawned gate (its exit code and streams); the additions in another.
+  let breaks: Promise<ToolRun>;
   beforeAll(() => {
-    breaks = gate(plant('breaks', ...BREAKS.map(([, change]) => change)));
-    additions = gate(plant('additions', ...ADDITIONS.map(([, change]) => change)));
-    unchanged = gate(plant('unchanged', () => undefined));
+    breaks = spawnedGate(plant('breaks', ...BREAKS.map(([, change]) => change)));
   });
 
   it.each(BREAKS)('fails on %s, naming it', async (_name, _change, expected) => {
@@ -97,8 +126,8 @@ describe('pnpm openapi:breaking (Optic with tools/openapi/optic.yml)', () => {
   });
 
   it.each([
-    ['no change', () => unchanged],
-    [`${ADDITIONS.map(([name]) => name).join(', ')}`, () => additions],
+    ['no change', () => gate(plant('unchanged', () => undefined))],
+    [`${ADDITIONS.map(([name]) => name).join(', ')}`, () => gate(plant('additions', ...ADDITIONS.map(([, change]) => change)))],
   ])('passes %s', async (_name, result) => {
     const { code, stdout, stderr } = await result();
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: expect.stringMatching(/^openapi:breaking: no breaking change/m), stderr: '' });
@@ -113,7 +142,8 @@ describe('pnpm openapi:breaking (Optic with tools/openapi/optic.yml)', () => {
     };
     const allowed = await gate(narrowed, '--allow', allow('ok.json', [{ ...entry, reason: 'Pages of 100 time out' }]));
     expect(allowed).toMatchObject({ code: 0, stdout: expect.stringMatching(/^allowed: GET \/pets query parameter: limit/m) });
-    const noReason = await gate(narrowed, '--allow', allow('no-reason.json', [{ ...entry, reason: ' ' }]));
+    // Refused before any comparison, by a spawned gate: exit 2, the reason on stderr.
+    const noReason = await spawnedGate(narrowed, '--allow', allow('no-reason.json', [{ ...entry, reason: ' ' }]));
     expect(noReason).toMatchObject({ code: 2, stderr: expect.stringMatching(/every entry needs "rule", "where" and a "reason"/) });
     const unused = await gate(
       plant('unchanged', () => undefined),
@@ -126,7 +156,6 @@ describe('pnpm openapi:breaking (Optic with tools/openapi/optic.yml)', () => {
 
 describe('pnpm openapi:changeset: a changed document needs a changeset at the right level', () => {
   jest.setTimeout(300_000);
-  const CHECK = join(ROOT, 'tools', 'openapi', 'changeset-check.cjs');
   /** A .changeset folder holding one changeset that bumps the contracts at `level` (none when undefined). */
   const changesets = (level?: string) => {
     const folder = join(dir, `changesets-${level ?? 'none'}`);
@@ -142,8 +171,7 @@ describe('pnpm openapi:changeset: a changed document needs a changeset at the ri
       JSON.stringify([{ rule: 'prevent narrowing query parameter ranges', where: 'GET /pets query parameter: limit', reason: 'A test' }]),
     );
   });
-  const check = (head: string, level?: string, allow = join(ROOT, 'docs', 'openapi.allowed-breaks.json')) =>
-    run(process.execPath, [CHECK, '--head', head, '--changesets', changesets(level), '--allow', allow], {});
+  const checkArgs = (head: string, level?: string) => ['--head', head, '--changesets', changesets(level), '--allow', allowNarrowing];
 
   const addBorn = (d: any): void => {
     d.components.schemas.Pet.properties.born = { type: 'string' };
@@ -160,14 +188,11 @@ describe('pnpm openapi:changeset: a changed document needs a changeset at the ri
     ['an allowed break, with a major changeset', narrowLimit, 'major', 0, /changed \(major\)/],
   ];
 
-  // Started together, as the gate's runs above.
-  const results = new Map<string, ReturnType<typeof check>>();
-  beforeAll(() => {
-    for (const [name, change, level] of CASES) results.set(name, check(plant(`changeset ${name}`, change), level, allowNarrowing));
-  });
-
-  it.each(CASES)('%s', async (name, _change, _level, code, expected) => {
-    const result = await results.get(name)!;
+  // Spawned: one run with exit 0 and one with exit 1; the rest run in this process.
+  const SPAWNED = ['the released document, without a changeset', 'an addition, without a changeset'];
+  it.each(CASES)('%s', async (name, change, level, code, expected) => {
+    const args = checkArgs(plant(`changeset ${name}`, change), level);
+    const result = SPAWNED.includes(name) ? await run(process.execPath, [CHECK, ...args], {}) : await inProcess(CHECK, args);
     expect({ code: result.code, stdout: result.stdout }).toEqual({ code, stdout: expect.stringMatching(expected) });
   });
 });

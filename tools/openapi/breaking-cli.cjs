@@ -11,12 +11,25 @@ const USAGE = `Usage: pnpm openapi:breaking [-- --base <file>] [--head <file>]
   document) to --head (default: the document the code generates) and exits 1 when one is not in
   ${relative(ROOT, ALLOW_LIST)} (--allow <file> names another list; every entry needs a reason).`;
 
-async function main() {
+/** The gate on `args` (the command line after the script), printing through `out`; resolves to the exit code. */
+async function main(args, out = console) {
+  try {
+    return await gate(args, out);
+  } catch (error) {
+    out.error(error instanceof Error ? error.message : error);
+    return 2;
+  }
+}
+
+async function gate(args, out) {
   const { values } = parseArgs({
-    args: process.argv.slice(2).filter((arg) => arg !== '--'),
+    args: args.filter((arg) => arg !== '--'),
     options: { base: { type: 'string' }, head: { type: 'string' }, allow: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
-  if (values.help) return console.log(USAGE);
+  if (values.help) {
+    out.log(USAGE);
+    return 0;
+  }
   const base = values.base ? resolve(values.base) : RELEASED_DOCUMENT;
   const head = values.head ? resolve(values.head) : generateDocument();
   // The allow-list first: a malformed one is refused before Optic's seconds of work.
@@ -24,23 +37,23 @@ async function main() {
   const { breaks } = await compare(base, head);
   const { allowed, refused, unused } = applyAllowList(breaks, allowList);
   const headName = values.head ?? 'the generated document';
-  for (const found of allowed) console.log(`allowed: ${found.where}: ${found.message}`);
-  for (const found of refused) console.log(`BREAKING: ${found.where}: ${found.message} [${found.rule}]`);
-  for (const entry of unused) console.log(`unused allow-list entry (remove it): ${entry.where} [${entry.rule}]`);
+  for (const found of allowed) out.log(`allowed: ${found.where}: ${found.message}`);
+  for (const found of refused) out.log(`BREAKING: ${found.where}: ${found.message} [${found.rule}]`);
+  for (const entry of unused) out.log(`unused allow-list entry (remove it): ${entry.where} [${entry.rule}]`);
   if (refused.length > 0 || unused.length > 0) {
-    console.log(
+    out.log(
       `openapi:breaking: ${refused.length} breaking change(s) from ${relative(ROOT, base)} to ${headName}. ` +
         `Keep the API compatible, or let an intentional break through in ${relative(ROOT, ALLOW_LIST)} with its reason (see docs/contract.md).`,
     );
-    process.exitCode = 1;
-  } else {
-    console.log(
-      `openapi:breaking: no breaking change from ${relative(ROOT, base)} to ${headName}${allowed.length ? ` but the ${allowed.length} allowed` : ''}`,
-    );
+    return 1;
   }
+  out.log(
+    `openapi:breaking: no breaking change from ${relative(ROOT, base)} to ${headName}${allowed.length ? ` but the ${allowed.length} allowed` : ''}`,
+  );
+  return 0;
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 2;
-});
+// Also run in the tests' own process (test/e2e/openapi-breaking), where Optic is loaded once for every case.
+if (require.main === module) main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+
+module.exports = { main };

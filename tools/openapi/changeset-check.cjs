@@ -41,32 +41,44 @@ const USAGE = `Usage: pnpm openapi:changeset [-- --head <file>] [--changesets <d
   Exits 1 when --head (default: the document the code generates) differs from docs/openapi.released.json
   and no changeset in --changesets (default: .changeset) bumps @petstore/contracts far enough.`;
 
-async function main() {
+/** The check on `args` (the command line after the script), printing through `out`; resolves to the exit code. */
+async function main(args, out = console) {
+  try {
+    return await check(args, out);
+  } catch (error) {
+    out.error(error instanceof Error ? error.message : error);
+    return 2;
+  }
+}
+
+async function check(args, out) {
   const { values } = parseArgs({
-    args: process.argv.slice(2).filter((arg) => arg !== '--'),
+    args: args.filter((arg) => arg !== '--'),
     options: { head: { type: 'string' }, changesets: { type: 'string' }, allow: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
-  if (values.help) return console.log(USAGE);
+  if (values.help) {
+    out.log(USAGE);
+    return 0;
+  }
   const generated = values.head ? resolve(values.head) : generateDocument();
   const needed = await requiredBump(RELEASED_DOCUMENT, generated, readAllowList(values.allow && resolve(values.allow)));
-  if (needed === undefined) return console.log('openapi:changeset: the generated document is the released one; no changeset needed');
+  if (needed === undefined) {
+    out.log('openapi:changeset: the generated document is the released one; no changeset needed');
+    return 0;
+  }
   const pending = pendingBump(values.changesets ? resolve(values.changesets) : join(ROOT, '.changeset'));
   if (pending !== undefined && LEVELS.indexOf(pending) >= LEVELS.indexOf(needed)) {
-    return console.log(`openapi:changeset: the document changed (${needed}); a pending changeset bumps ${PACKAGE} ${pending}`);
+    out.log(`openapi:changeset: the document changed (${needed}); a pending changeset bumps ${PACKAGE} ${pending}`);
+    return 0;
   }
-  console.log(
+  out.log(
     `openapi:changeset: the generated document differs from docs/openapi.released.json, which needs a ${needed} bump of ${PACKAGE}, ` +
       `but ${pending ? `the pending changesets bump it ${pending} only` : 'no pending changeset bumps it'}. Run \`pnpm changeset\` (${needed}, ` +
       `both @petstore/contracts and @petstore/client) and describe the change for clients.`,
   );
-  process.exitCode = 1;
+  return 1;
 }
 
-if (require.main === module) {
-  main().catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 2;
-  });
-}
+if (require.main === module) main(process.argv.slice(2)).then((code) => (process.exitCode = code));
 
-module.exports = { pendingBump, requiredBump };
+module.exports = { main, pendingBump, requiredBump };
