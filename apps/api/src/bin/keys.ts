@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { isISO8601 } from 'class-validator';
 import { parseScopes } from '../auth/api-key';
 import type { ApiKeyRecord } from '../auth/api-keys.repository';
 
@@ -39,7 +38,7 @@ async function main(argv: string[]): Promise<void> {
   const [id, ...extra] = takesId ? operands : ['', ...operands];
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}"`);
   if (!id && takesId) throw new UsageError('The id of the key is required (see: keys list)');
-  const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires);
+  const expiresAt = values.expires === undefined ? undefined : await parseExpiry(values.expires);
   const graceMs = values.grace === undefined ? 0 : parseDuration(values.grace);
   const label = values.name?.trim();
   if (command === 'create' && (!label || label.length > 100)) throw new UsageError('--name <label> is required: 1 to 100 characters');
@@ -80,7 +79,9 @@ function usage<T>(parse: () => T, prefix = ''): T {
   }
 }
 
-function parseExpiry(raw: string): Date {
+async function parseExpiry(raw: string): Promise<Date> {
+  // Loaded here: class-validator is most of the load of a run that refuses its usage (0.3 s of CPU, 0.15 s without it).
+  const { isISO8601 } = await import('class-validator');
   const date = new Date(raw);
   const got = `(got "${raw.slice(0, 40)}")`;
   if (!isISO8601(raw) || Number.isNaN(date.getTime())) throw new UsageError(`--expires must be an ISO 8601 date ${got}`);
