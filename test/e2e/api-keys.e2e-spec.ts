@@ -9,8 +9,8 @@ jest.setTimeout(120_000);
 /** What the service does with issued keys. The tool's own list, refusals and options are api-keys-tool.e2e-spec.ts. */
 describe('API keys (e2e)', () => {
   const api = useTestApp();
-  /** Every key the tool printed: none may ever be found in the database. */
-  const { issued, keys, createKey, listed } = keyTool(api);
+  /** Every key issued, by the tool or in this process (issueKey): none may ever be found in the database. */
+  const { issued, keys, issueKey, listed } = keyTool(api);
 
   it('create prints the key alone on stdout, through the root script too; the key works at once', async () => {
     const viaScript = await run('pnpm', ['-s', 'keys', 'create', '--name', 'ci'], { DATABASE_URL: api.database.url });
@@ -27,9 +27,9 @@ describe('API keys (e2e)', () => {
 
   it('enforces scopes per operation: 403 forbidden with the Error body, after authentication', async () => {
     const [reader, orders, writer] = await Promise.all([
-      createKey('--name', 'reader', '--scopes', 'pets:read'),
-      createKey('--name', 'orders', '--scopes', 'orders:read'),
-      createKey('--name', 'writer', '--scopes', 'pets:write'),
+      issueKey('reader', 'pets:read'),
+      issueKey('orders', 'orders:read'),
+      issueKey('writer', 'pets:write'),
     ]);
 
     expect((await api.request('GET', '/v1/pets', { headers: bearer(reader.key) })).status).toBe(200);
@@ -68,7 +68,7 @@ describe('API keys (e2e)', () => {
   });
 
   it('refuses a key once it expires, without waiting for the cache', async () => {
-    const { id, key } = await createKey('--name', 'short-lived');
+    const { id, key } = await issueKey('short-lived');
     await api.sql.query(`UPDATE api_keys SET expires_at = now() + interval '1500 milliseconds' WHERE id = $1`, [id]);
     expect((await api.request('GET', '/v1/pets', { headers: bearer(key) })).status).toBe(200);
     // The key is now cached for 3 s: asked until it is refused, every answer from the cache (no look-up missed it).
@@ -82,7 +82,7 @@ describe('API keys (e2e)', () => {
   });
 
   it('says why a known key is refused (RFC 6750 error_description), and nothing more for an unknown one', async () => {
-    const [revoked, rotated] = await Promise.all([createKey('--name', 'revoked'), createKey('--name', 'rotated')]);
+    const [revoked, rotated] = await Promise.all([issueKey('revoked'), issueKey('rotated')]);
     for (const { key } of [revoked, rotated]) expect((await api.request('GET', '/v1/pets', { headers: bearer(key) })).status).toBe(200);
     // Rotated without a grace period: the old key expires at once.
     const [revocation, rotation] = await Promise.all([keys('revoke', revoked.id), keys('rotate', rotated.id)]);
@@ -107,7 +107,7 @@ describe('API keys (e2e)', () => {
   });
 
   it('rotate issues a successor with the same label and scopes; the old key lives through the grace period', async () => {
-    const old = await createKey('--name', 'deploy', '--scopes', 'pets:read,pets:write');
+    const old = await issueKey('deploy', 'pets:read,pets:write');
     expect((await api.request('GET', '/v1/pets', { headers: bearer(old.key) })).status).toBe(200);
 
     const rotated = await keys('rotate', old.id, '--grace', '1h');
@@ -137,7 +137,7 @@ describe('API keys (e2e)', () => {
   });
 
   it('records "last used" in batches and shows it in the list', async () => {
-    const { id, key } = await createKey('--name', 'used');
+    const { id, key } = await issueKey('used');
     for (let i = 0; i < 3; i++) expect((await api.request('GET', '/v1/pets', { headers: bearer(key) })).status).toBe(200);
     const startedAt = Date.now();
     const lastUsed = await poll(() => lastUsedAt(api, id), 15_000, 250);
@@ -147,7 +147,7 @@ describe('API keys (e2e)', () => {
   });
 
   it('"last used" moves with accepted requests only: an expired key refused leaves it as it was', async () => {
-    const [expired, expiring] = await Promise.all([createKey('--name', 'expired'), createKey('--name', 'expiring')]);
+    const [expired, expiring] = await Promise.all([issueKey('expired'), issueKey('expiring')]);
     await api.sql.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.id]);
     expect((await api.request('GET', '/v1/pets', { headers: bearer(expired.key) })).status).toBe(401);
     expect((await api.request('GET', '/v1/pets', { headers: bearer(expiring.key) })).status).toBe(200);
@@ -165,7 +165,7 @@ describe('API keys (e2e)', () => {
     // The second instance starts while the key is created.
     const starting = startTestApp({}, api.database);
     try {
-      const { id, key } = await createKey('--name', 'to-revoke');
+      const { id, key } = await issueKey('to-revoke');
       const second = await starting;
       for (const instance of [api, second]) expect((await instance.request('GET', '/v1/pets', { headers: bearer(key) })).status).toBe(200);
 
