@@ -3,7 +3,7 @@
 // the code generates, unless docs/openapi.allowed-breaks.json lets it through with a reason.
 const { relative, resolve } = require('node:path');
 const { parseArgs } = require('node:util');
-const { ALLOW_LIST, RELEASED_DOCUMENT, ROOT, applyAllowList, compare, readAllowList } = require('./breaking.cjs');
+const { ALLOW_LIST, RELEASED_DOCUMENT, ROOT, applyAllowList, compare, readAllowList, toolMain } = require('./breaking.cjs');
 const { generateDocument } = require('./generated-document.cjs');
 
 const USAGE = `Usage: pnpm openapi:breaking [-- --base <file>] [--head <file>]
@@ -12,15 +12,6 @@ const USAGE = `Usage: pnpm openapi:breaking [-- --base <file>] [--head <file>]
   ${relative(ROOT, ALLOW_LIST)} (--allow <file> names another list; every entry needs a reason).`;
 
 /** The gate on `args` (the command line after the script), printing through `out`; resolves to the exit code. */
-async function main(args, out = console) {
-  try {
-    return await gate(args, out);
-  } catch (error) {
-    out.error(error instanceof Error ? error.message : error);
-    return 2;
-  }
-}
-
 async function gate(args, out) {
   const { values } = parseArgs({
     args: args.filter((arg) => arg !== '--'),
@@ -53,7 +44,6 @@ async function gate(args, out) {
   return 0;
 }
 
-// Also run in the tests' own process (test/e2e/openapi-breaking), where Optic is loaded once for every case.
-if (require.main === module) main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+const main = toolMain(module, gate);
 
 module.exports = { main };

@@ -71,4 +71,21 @@ function applyAllowList(breaks, allowList) {
   };
 }
 
-module.exports = { ALLOW_LIST, RELEASED_DOCUMENT, ROOT, applyAllowList, compare, readAllowList };
+/**
+ * A tool's `main(args, out)`, resolving to `run`'s exit code, or to 2 with the error's message on `out.error`;
+ * run from the command line when `script` is the module node started. The tests call it in their own process.
+ */
+function toolMain(script, run) {
+  const main = async (args, out = console) => {
+    try {
+      return await run(args, out);
+    } catch (error) {
+      out.error(error instanceof Error ? error.message : error);
+      return 2;
+    }
+  };
+  if (require.main === script) main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+  return main;
+}
+
+module.exports = { ALLOW_LIST, RELEASED_DOCUMENT, ROOT, applyAllowList, compare, readAllowList, toolMain };

@@ -7,7 +7,7 @@
 const { isDeepStrictEqual, parseArgs } = require('node:util');
 const { readFileSync, readdirSync } = require('node:fs');
 const { join, resolve } = require('node:path');
-const { RELEASED_DOCUMENT, ROOT, applyAllowList, compare, readAllowList } = require('./breaking.cjs');
+const { RELEASED_DOCUMENT, ROOT, applyAllowList, compare, readAllowList, toolMain } = require('./breaking.cjs');
 const { generateDocument, withoutVersion } = require('./generated-document.cjs');
 
 const LEVELS = ['patch', 'minor', 'major'];
@@ -42,15 +42,6 @@ const USAGE = `Usage: pnpm openapi:changeset [-- --head <file>] [--changesets <d
   and no changeset in --changesets (default: .changeset) bumps @petstore/contracts far enough.`;
 
 /** The check on `args` (the command line after the script), printing through `out`; resolves to the exit code. */
-async function main(args, out = console) {
-  try {
-    return await check(args, out);
-  } catch (error) {
-    out.error(error instanceof Error ? error.message : error);
-    return 2;
-  }
-}
-
 async function check(args, out) {
   const { values } = parseArgs({
     args: args.filter((arg) => arg !== '--'),
@@ -79,6 +70,6 @@ async function check(args, out) {
   return 1;
 }
 
-if (require.main === module) main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+const main = toolMain(module, check);
 
 module.exports = { main, pendingBump, requiredBump };
