@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { Outcome, runLoad, sleep } from '../support/load';
-import { AUTH } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { ONE_SOURCE_LOAD } from './haproxy';
 import { INSTANCES, Topology, useTopology } from './topology';
 

@@ -1,5 +1,5 @@
 import { sleep } from '../support/load';
-import { AUTH } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { Answer, flood, pacedClient, timedGet } from './flood';
 import { INSTANCES, useTopology } from './topology';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { sleep } from '../support/load';
-import { AUTH } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { useTopology } from './topology';
 
 /*

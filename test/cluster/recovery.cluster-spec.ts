@@ -1,5 +1,5 @@
 import { sleep } from '../support/load';
-import { AUTH } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { Answer, timedGet } from './flood';
 import { ONE_SOURCE_LOAD } from './haproxy';
 import { useTopology } from './topology';

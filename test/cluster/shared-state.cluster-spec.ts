@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { KEYS_CLI, MAIN, run } from '../support/processes';
-import { AUTH } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { INSTANCES, Topology, useTopology } from './topology';
 
 /** Three instances behind HAProxy and PgBouncer (transaction pooling, stock settings) share one truth. */

@@ -4,7 +4,8 @@ import { RequestMethod } from '../../apps/api/node_modules/@nestjs/common';
 import { ModulesContainer } from '../../apps/api/node_modules/@nestjs/core';
 import { IS_PUBLIC, REQUIRED_SCOPES } from '../../apps/api/src/auth/auth.decorator';
 import { hostileHeaders } from '../support/hostile-headers';
-import { TEST_API_KEY, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { TEST_API_KEY } from '../support/test-key';
 
 // A real database on a shared 2-core machine: starting it may take a while under load.
 jest.setTimeout(120_000);

@@ -1,4 +1,5 @@
-import { countPets, AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
+import { countPets, useTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY } from '../support/test-key';
 import { expectDeprecationHeaders, expectInvalidKey, expectMissingKey, seedPets, truncatePets } from '../support/expectations';
 
 const VALID_PET = { name: 'Rex', categoryId: 3 };

@@ -1,5 +1,6 @@
 import { runLoad } from '../support/load';
-import { AUTH, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 describe('concurrent creates (e2e)', () => {
   const api = useTestApp({ RATE_LIMIT_PER_MINUTE: '0' });

@@ -5,7 +5,7 @@ import { CONTRACTS_VERSION, PET_STATUSES } from '@petstore/contracts';
 import { CJS, CONSUMER, ESM, PAGINATE_CJS, PAGINATE_ESM, documentedExample } from '../support/consumer-programs';
 import { ContractChecker, OpenApiDocument } from '../support/contract';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { TEST_API_KEY } from '../support/test-app';
+import { TEST_API_KEY } from '../support/test-key';
 import { runOrThrow as run } from '../support/processes';
 
 const ROOT = join(__dirname, '..', '..');

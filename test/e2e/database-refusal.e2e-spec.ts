@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { expectError } from '../support/expectations';
-import { AUTH, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 const UNAVAILABLE_MESSAGE = 'The service cannot reach its database; try again shortly';
 const describeWithServer = process.env.DATABASE_URL && process.env.PETSTORE_TOPOLOGY !== 'cluster' ? describe : describe.skip;

@@ -2,7 +2,8 @@ import { generateApiKey, hashApiKey } from '../../apps/api/src/auth/api-key';
 import { KEYS_CLI, run } from '../support/processes';
 import { expectError } from '../support/expectations';
 import { parseExposition, valueOf } from '../support/prometheus';
-import { AUTH, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 // Waits for the service's 5-second batches on a shared machine.
 jest.setTimeout(60_000);

@@ -1,5 +1,6 @@
 import { API_VERSION } from '@petstore/contracts';
-import { AUTH, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
+import { STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { JSON_CONTENT_TYPE, expectError } from '../support/expectations';
 import { sendRaw } from '../support/raw-http';
 

@@ -6,7 +6,8 @@ import { expectError, expectValidationFailed } from '../support/expectations';
 import { parseExposition, valueOf } from '../support/prometheus';
 import { parseAnswer, sendRaw } from '../support/raw-http';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH, STARTUP_TIMEOUT_MS, TEST_API_KEY, countPets, useTestApp } from '../support/test-app';
+import { STARTUP_TIMEOUT_MS, countPets, useTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY } from '../support/test-key';
 
 const PET_ID_RULE: [string, string] = ['petId', `petId must be an integer from 1 to ${PET_ID_MAX}`];
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { STARTUP_TIMEOUT_MS } from '../support/test-database';
 
 /**
  * The embedded PostgreSQL's memory (measured with `node scripts/embedded-memory.js`): 831 MB peak on a

@@ -1,4 +1,5 @@
-import { AUTH, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { JSON_CONTENT_TYPE, expectError } from '../support/expectations';
 
 describe('routing errors and the Error body (e2e)', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { AUTH, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 const segment = fc.oneof(
   fc.constantFrom(

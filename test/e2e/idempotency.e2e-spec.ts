@@ -1,6 +1,7 @@
 import { hashRequestBody } from '../../apps/api/src/idempotency/idempotency.service';
 import { expectError, expectValidationFailed } from '../support/expectations';
-import { AUTH, TEST_API_KEY, TEST_KEY_ID, countPets, startTestApp, useTestApp } from '../support/test-app';
+import { countPets, startTestApp, useTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY, TEST_KEY_ID } from '../support/test-key';
 
 const SECOND_KEY = 'second-key-0123456789abcdefghijklmn';
 

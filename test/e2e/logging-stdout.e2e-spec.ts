@@ -5,7 +5,8 @@ import { createInterface } from 'node:readline';
 import { MAIN, freePort } from '../support/processes';
 import { sleep } from '../support/load';
 import { createServiceDatabase, serviceEnv, spawnInTerminal } from '../support/service-process';
-import { AUTH, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { STARTUP_TIMEOUT_MS } from '../support/test-database';
+import { AUTH } from '../support/test-key';
 
 /** Standard output as the built service finds it: refusing writes, a pipe, a terminal. What the request lines hold is logging.e2e-spec.ts. */
 describe('standard output refusing writes (a full disk: /dev/full)', () => {

@@ -2,7 +2,7 @@ import { loadConfig } from '../../apps/api/src/config/config';
 import { keyShapedUrls } from '../support/key-shaped-urls';
 import { sleep } from '../support/load';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH, TEST_API_KEY, TEST_KEY_ID } from '../support/test-app';
+import { AUTH, TEST_API_KEY, TEST_KEY_ID } from '../support/test-key';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,6 +1,7 @@
 import { METRICS_TOKEN, SCRAPE } from '../support/metrics-requests';
 import { parseExposition, valueOf } from '../support/prometheus';
-import { AUTH, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 // A real database on a shared 2-core machine: starting it may take a while under load.
 jest.setTimeout(120_000);

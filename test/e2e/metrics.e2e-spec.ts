@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { METRICS_TOKEN, SCRAPE, UNKNOWN_KEY, scriptedRequests } from '../support/metrics-requests';
 import { parseExposition, seriesKey, valueOf, type Sample } from '../support/prometheus';
-import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY } from '../support/test-key';
 
 // A real database on a shared 2-core machine: starting it may take a while under load.
 jest.setTimeout(120_000);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ROOT } from '../support/processes';
 import { parseExposition } from '../support/prometheus';
-import { AUTH, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 const METRICS_TOKEN = 'monitoring-e2e-4c1d8e2f7a3b9c0d5e6f';
 const DASHBOARD = join(ROOT, 'deploy', 'monitoring', 'grafana-dashboard.json');

@@ -7,7 +7,8 @@ import { oas } from '@stoplight/spectral-rulesets';
 import { parse } from 'yaml';
 import { createPetStoreClient } from '@petstore/client';
 import { ContractChecker } from '../support/contract';
-import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY } from '../support/test-key';
 
 const ROOT = join(__dirname, '..', '..');
 

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
-import { AUTH, countPets, useTestApp } from '../support/test-app';
+import { countPets, useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { JSON_CONTENT_TYPE, expectError, expectValidationFailed, truncatePets } from '../support/expectations';
 import { petCreation } from '../support/pet-creation';
 

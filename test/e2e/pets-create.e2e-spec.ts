@@ -1,4 +1,5 @@
-import { AUTH, countPets, useTestApp } from '../support/test-app';
+import { countPets, useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { JSON_CONTENT_TYPE, storedPets, truncatePets } from '../support/expectations';
 import { petCreation } from '../support/pet-creation';
 

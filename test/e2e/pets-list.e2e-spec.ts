@@ -1,4 +1,5 @@
-import { AUTH, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
+import { STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { JSON_CONTENT_TYPE, expectValidationFailed, seedPets, truncatePets } from '../support/expectations';
 
 const LIMIT_RULE = 'limit must be an integer from 1 to 100';

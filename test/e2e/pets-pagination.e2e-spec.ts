@@ -1,5 +1,6 @@
 import { PetCursors } from '../../apps/api/src/pets/pet-cursors';
-import { AUTH, TestResponse, useTestApp } from '../support/test-app';
+import { TestResponse, useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { expectValidationFailed } from '../support/expectations';
 
 const INVALID_CURSOR = {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { AUTH, countPets, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
+import { countPets, STARTUP_TIMEOUT_MS, useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { storedPets, truncatePets } from '../support/expectations';
 
 const STATUSES = ['available', 'pending', 'sold'] as const;

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { parseExposition, valueOf } from '../support/prometheus';
 import { sleep } from '../support/load';
 import { TcpProxy } from '../support/tcp-proxy';
-import { AUTH, TestApp, startTestApp, useTestApp } from '../support/test-app';
+import { TestApp, startTestApp, useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Keys of this run alone, in the issued keys' format: Redis counters are named by the key's id and outlive a run, which another run may share. */

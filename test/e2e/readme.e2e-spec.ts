@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { TEST_API_KEY } from '../support/test-app';
+import { TEST_API_KEY } from '../support/test-key';
 
 const ROOT = join(__dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');

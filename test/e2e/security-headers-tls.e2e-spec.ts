@@ -1,4 +1,5 @@
-import { AUTH, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 const STRICT_TRANSPORT = 'max-age=31536000; includeSubDomains';
 

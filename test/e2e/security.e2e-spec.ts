@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
-import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY } from '../support/test-key';
 
 const HEADERS = {
   'x-content-type-options': 'nosniff',

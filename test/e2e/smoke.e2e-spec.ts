@@ -1,6 +1,7 @@
 import { KEYS_CLI, run } from '../support/processes';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { STARTUP_TIMEOUT_MS } from '../support/test-database';
+import { AUTH } from '../support/test-key';
 
 /**
  * The smoke subset CI runs on every other supported Node.js line (.ci/run): the built service started as

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, Page, chromium } from 'playwright-core';
-import { AUTH, TEST_API_KEY, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY } from '../support/test-key';
 
 /** Debian's Chromium (`apt-get install chromium`); .ci/run installs it when it is missing. */
 const CHROMIUM = '/usr/bin/chromium';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { sleep } from '../support/load';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { AUTH, TEST_API_KEY } from '../support/test-app';
+import { AUTH, TEST_API_KEY } from '../support/test-key';
 
 jest.setTimeout(120_000);
 

@@ -1,4 +1,5 @@
-import { AUTH, TEST_API_KEY, countPets, useTestApp } from '../support/test-app';
+import { countPets, useTestApp } from '../support/test-app';
+import { AUTH, TEST_API_KEY } from '../support/test-key';
 import { expectError, expectInvalidKey } from '../support/expectations';
 import { sendRaw } from '../support/raw-http';
 

@@ -7,7 +7,7 @@ import { gidOf, uidOf } from '../cluster/servers';
 import { runLoad, sleep } from '../support/load';
 import { freePort } from '../support/processes';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
-import { AUTH } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 /** Debian's PostgreSQL server programs (initdb, pg_ctl), the newest installed; undefined without them. */
 function serverPrograms(): string | undefined {

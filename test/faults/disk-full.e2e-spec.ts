@@ -3,7 +3,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAIN, run } from '../support/processes';
-import { AUTH, STARTUP_TIMEOUT_MS } from '../support/test-app';
+import { STARTUP_TIMEOUT_MS } from '../support/test-database';
+import { AUTH } from '../support/test-key';
 
 /**
  * The embedded database on a small file system (a tmpfs this suite mounts, so it needs root) that is

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { Started, expectOneLineRefusal, openToOthers, startEmbedded, stop } from '../support/embedded-data-dir';
 import { startServiceProcess } from '../support/service-process';
-import { AUTH } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { STARTUP_TIMEOUT_MS } from '../support/test-database';
 
 /**

@@ -1,4 +1,5 @@
-import { AUTH, countPets, useTestApp } from '../support/test-app';
+import { countPets, useTestApp } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 /**
  * A keyed create whose instance fails between storing the pet and recording its answer must not lead

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { sleep } from '../support/load';
 import { useServiceBehindProxy } from '../support/proxied-service';
-import { AUTH } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 
 // The proxy sits between the service and a PostgreSQL server; the embedded database has no server to cut.
 const describeOnServer = process.env.DATABASE_URL ? describe : describe.skip;

@@ -8,7 +8,7 @@ import { runLoad, sleep } from '../support/load';
 import { isRunning } from '../support/processes';
 import { ServiceProcess, createServiceDatabase, spawnInTerminal, startServiceProcess } from '../support/service-process';
 import { parseAnswer } from '../support/raw-http';
-import { AUTH } from '../support/test-app';
+import { AUTH } from '../support/test-key';
 import { copyOfTemplate } from '../support/test-database';
 
 describe('SIGTERM drain (built service under write load)', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEYS_CLI, ROOT, runOrThrow } from '../support/processes';
 import { ServiceProcess, createServiceDatabase, startServiceProcess } from '../support/service-process';
-import { TEST_API_KEY } from '../support/test-app';
+import { TEST_API_KEY } from '../support/test-key';
 import { PrismProxy, documentForPrism, responseViolations, startPrismProxy } from './prism-proxy';
 
 /**

@@ -1,4 +1,4 @@
-import { TEST_API_KEY } from './test-app';
+import { TEST_API_KEY } from './test-key';
 
 /** A seeded generator, so a failure can be replayed. */
 function random(seed: number) {

@@ -3,7 +3,8 @@ import { ApiKeysRepository } from '../../apps/api/src/auth/api-keys.repository';
 import { sleep } from './load';
 import { KEYS_CLI, ToolRun, run } from './processes';
 import { parseExposition, valueOf } from './prometheus';
-import { AUTH, TestApp, TestResponse } from './test-app';
+import type { TestApp, TestResponse } from './test-app';
+import { AUTH } from './test-key';
 
 const KEY_FORMAT = /^pet_[A-Za-z0-9_-]{43}$/;
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AUTH } from './test-app';
+import { AUTH } from './test-key';
 
 /** The metrics suites' scrape token (metrics*.e2e-spec.ts), and the headers that present it. */
 export const METRICS_TOKEN = 'metrics-e2e-7f3a9c2b5d8e1f4a6b0c9d2e5f8a1b4c';

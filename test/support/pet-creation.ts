@@ -1,6 +1,7 @@
 import { NewPet, contractProblems } from '@petstore/contracts';
 import { expectValidationFailed } from './expectations';
-import { AUTH, TestApp, countPets } from './test-app';
+import { TestApp, countPets } from './test-app';
+import { AUTH } from './test-key';
 
 /** createPet's suites (pets-create*.e2e-spec.ts): POST /v1/pets with a key, and the check of a refused body. */
 export function petCreation(api: TestApp) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { LAUNCHER, MAIN } from './processes';
-import { TEST_API_KEY } from './test-app';
+import { TEST_API_KEY } from './test-key';
 import { copyOfTemplate, createTestDatabase } from './test-database';
 
 export interface ServiceProcess {

@@ -5,13 +5,8 @@ import { ONE_SOURCE_LOAD } from '../cluster/haproxy';
 import { Topology } from '../cluster/topology';
 import { ContractChecker, OpenApiDocument } from './contract';
 import { STARTUP_TIMEOUT_MS, TestDatabase, createTestDatabase } from './test-database';
+import { TEST_API_KEY } from './test-key';
 export { STARTUP_TIMEOUT_MS } from './test-database';
-
-// Random enough for production's secret rule: the cluster scenarios run their instances in production.
-export const TEST_API_KEY = 'test-key-Vq7Lx2Rm9Tz4Kp8Wc3Nb6HjYs5Gd';
-export const AUTH = { authorization: `Bearer ${TEST_API_KEY}` };
-/** The id of TEST_API_KEY as an API_KEYS entry: from its SHA-256 digest, never from its position. */
-export const TEST_KEY_ID = 'env-4481b1049fbc98c4';
 
 export interface TestResponse {
   status: number;
