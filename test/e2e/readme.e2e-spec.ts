@@ -50,8 +50,8 @@ describe('README.md', () => {
     let database: Awaited<ReturnType<typeof createServiceDatabase>>;
     beforeAll(async () => {
       database = await createServiceDatabase();
-      // The tour's cursor is signed with the built-in secret of development and test.
-      service = await startServiceProcess({ ...database.env, NODE_ENV: 'test' });
+      // Started as the README says, `pnpm start`. The tour's cursor is signed with the built-in secret of development and test.
+      service = await startServiceProcess({ ...database.env, NODE_ENV: 'test' }, { pnpmStart: true });
     });
     afterAll(async () => {
       await service?.stop();
@@ -88,6 +88,11 @@ describe('README.md', () => {
       expect(actual.status).toBe(expected.status);
       expect(actual.headers).toEqual(expect.arrayContaining(expected.headers));
       expect(JSON.parse(actual.body)).toEqual(JSON.parse(expected.body));
+    });
+
+    it('stops at Ctrl-C (SIGINT to the whole job): exit 0, and pnpm reports no failed command', async () => {
+      expect(await service.stop('SIGINT')).toBe(0);
+      expect(service.stderr()).not.toContain('ELIFECYCLE');
     });
   });
 

@@ -8,8 +8,6 @@ export const ROOT = join(__dirname, '..', '..');
 /** The built executables of apps/api/src/bin/ (`pnpm test` builds them first). */
 const BIN = join(ROOT, 'apps', 'api', 'dist', 'bin');
 export const MAIN = join(BIN, 'main.js');
-/** apps/api/start.sh: the service with the production node flags (it runs $NODE, else node). */
-export const LAUNCHER = join(ROOT, 'apps', 'api', 'start.sh');
 export const KEYS_CLI = join(BIN, 'keys.js');
 export const EMBEDDED_SERVER = join(BIN, 'embedded-server.js');
 

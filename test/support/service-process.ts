@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { LAUNCHER, MAIN } from './processes';
+import { MAIN, ROOT } from './processes';
 import { TEST_API_KEY } from './test-key';
 import { copyOfTemplate, createTestDatabase } from './test-database';
 
@@ -23,11 +23,13 @@ export interface ServiceProcess {
 
 /**
  * Starts the BUILT service (`node apps/api/dist/bin/main.js`) on a free port, as it runs in production;
- * with `launcher`, through apps/api/start.sh, so with the production node flags (heap size) as well.
+ * with `pnpmStart`, as the README starts it (`pnpm start`), in a process group of its own as a terminal's
+ * job is: `stop` then signals the whole group, as Ctrl-C does.
  */
-export async function startServiceProcess(env: Record<string, string>, options: { launcher?: boolean } = {}): Promise<ServiceProcess> {
-  const [command, args] = options.launcher ? [LAUNCHER, []] : [process.execPath, [MAIN]];
-  const child = spawn(command, args, { env: serviceEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServiceProcess(env: Record<string, string>, options: { pnpmStart?: boolean } = {}): Promise<ServiceProcess> {
+  const [command, args] = options.pnpmStart ? ['pnpm', ['start']] : [process.execPath, [MAIN]];
+  const group = options.pnpmStart === true;
+  const child = spawn(command, args, { cwd: ROOT, env: serviceEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: group });
   const lines: string[] = [];
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   let errors = '';
@@ -47,7 +49,7 @@ export async function startServiceProcess(env: Record<string, string>, options: 
     exited,
     stderr: () => errors,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) process.kill(group ? -child.pid! : child.pid!, signal);
       return exited;
     },
   };
