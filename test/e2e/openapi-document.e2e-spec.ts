@@ -1,10 +1,35 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Document, Ruleset, Spectral } from '@stoplight/spectral-core';
+import { Json } from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
 import { API_VERSION } from '@petstore/contracts';
+import { parse } from 'yaml';
 
-/** The document's shape, read from the committed snapshot (openapi.e2e-spec.ts holds it equal to the one served). */
+const ROOT = join(__dirname, '..', '..');
+
+/**
+ * The committed snapshot, its shape and what is made of it; openapi.e2e-spec.ts holds it equal to the one served. Nothing
+ * here depends on the database, so unlike that suite this one is not run again on the embedded PostgreSQL.
+ */
 describe('the OpenAPI document (docs/openapi.json)', () => {
-  const document = JSON.parse(readFileSync(join(__dirname, '..', '..', 'docs', 'openapi.json'), 'utf8'));
+  const document = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8'));
+
+  it('has the client types generated from the snapshot (regenerate them with `pnpm client:generate`)', () => {
+    // openapi-typescript --check fails when regenerating would change libs/client/src/schema.ts.
+    expect(() => execFileSync('pnpm', ['run', 'generate', '--check'], { cwd: join(ROOT, 'libs', 'client'), stdio: 'pipe' })).not.toThrow();
+  });
+
+  it("passes Spectral's spectral:oas rules with no finding but those .spectral.yaml turns off, each with its reason", async () => {
+    // .spectral.yaml as Spectral's CLI reads it, its `spectral:oas` being the ruleset that name stands for.
+    const config = parse(readFileSync(join(ROOT, '.spectral.yaml'), 'utf8'));
+    const spectral = new Spectral();
+    spectral.setRuleset(new Ruleset({ ...config, extends: [oas] }, { source: join(ROOT, '.spectral.yaml') }));
+    const file = join(ROOT, 'docs', 'openapi.json');
+    const findings = await spectral.run(new Document(readFileSync(file, 'utf8'), Json, file));
+    expect(findings.map((f) => `${f.code} at ${f.path.join('.')}: ${f.message}`)).toEqual([]);
+  });
 
   it('describes the four operations with their markers, relative to servers ending in /v1', () => {
     expect(document.info).toMatchObject({ title: 'Pet Store API', version: API_VERSION });

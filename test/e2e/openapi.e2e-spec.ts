@@ -1,10 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Document, Ruleset, Spectral } from '@stoplight/spectral-core';
-import { Json } from '@stoplight/spectral-parsers';
-import { oas } from '@stoplight/spectral-rulesets';
-import { parse } from 'yaml';
 import { createPetStoreClient } from '@petstore/client';
 import { ContractChecker } from '../support/contract';
 import { useTestApp } from '../support/test-app';
@@ -35,21 +30,6 @@ describe('OpenAPI document and typed client (e2e)', () => {
   it('equals the committed snapshot docs/openapi.json (regenerate it with `pnpm openapi:snapshot`)', () => {
     const snapshot = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8'));
     expect(document).toEqual(snapshot);
-  });
-
-  it('has the client types generated from the snapshot (regenerate them with `pnpm client:generate`)', () => {
-    // openapi-typescript --check fails when regenerating would change libs/client/src/schema.ts.
-    expect(() => execFileSync('pnpm', ['run', 'generate', '--check'], { cwd: join(ROOT, 'libs', 'client'), stdio: 'pipe' })).not.toThrow();
-  });
-
-  it("passes Spectral's spectral:oas rules with no finding but those .spectral.yaml turns off, each with its reason", async () => {
-    // .spectral.yaml as Spectral's CLI reads it, its `spectral:oas` being the ruleset that name stands for.
-    const config = parse(readFileSync(join(ROOT, '.spectral.yaml'), 'utf8'));
-    const spectral = new Spectral();
-    spectral.setRuleset(new Ruleset({ ...config, extends: [oas] }, { source: join(ROOT, '.spectral.yaml') }));
-    const file = join(ROOT, 'docs', 'openapi.json');
-    const findings = await spectral.run(new Document(readFileSync(file, 'utf8'), Json, file));
-    expect(findings.map((f) => `${f.code} at ${f.path.join('.')}: ${f.message}`)).toEqual([]);
   });
 
   it('catches an answer that breaks the contract', () => {
