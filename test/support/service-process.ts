@@ -27,8 +27,8 @@ export interface ServiceProcess {
  * job is: `stop` then signals the whole group, as Ctrl-C does.
  */
 export async function startServiceProcess(env: Record<string, string>, options: { pnpmStart?: boolean } = {}): Promise<ServiceProcess> {
-  const [command, args] = options.pnpmStart ? ['pnpm', ['start']] : [process.execPath, [MAIN]];
   const group = options.pnpmStart === true;
+  const [command, args] = group ? ['pnpm', ['start']] : [process.execPath, [MAIN]];
   const child = spawn(command, args, { cwd: ROOT, env: serviceEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: group });
   const lines: string[] = [];
   const exited = once(child, 'exit').then(([code]) => code as number | null);
