@@ -89,33 +89,6 @@ describe('answers at the edge (e2e)', () => {
   );
 });
 
-describe('keep-alive (e2e)', () => {
-  const api = useTestApp();
-
-  it('keeps an idle connection longer than clients and balancers keep theirs (75 s)', async () => {
-    const { hostname, port } = new URL(api.baseUrl);
-    const socket = connect(Number(port), hostname);
-    let raw = '';
-    socket.on('data', (data) => (raw += data.toString('latin1')));
-    const answered = async () => {
-      while (!parseAnswer(raw)) await once(socket, 'data');
-      const answer = parseAnswer(raw)!;
-      raw = '';
-      return answer;
-    };
-    socket.write('GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n');
-    const first = await answered();
-    // `max`: the requests one connection may still carry (Fastify's maxRequestsPerSocket).
-    expect(first.headers['keep-alive']).toBe('timeout=75, max=10000');
-    // Longer than the 5 s the server used to keep an idle connection.
-    await new Promise((resolve) => setTimeout(resolve, 6000));
-    expect(socket.destroyed || socket.readableEnded).toBe(false);
-    socket.write('GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n');
-    expect((await answered()).status).toBe(200);
-    socket.destroy();
-  }, 15_000);
-});
-
 describe('router errors are logged and counted (e2e)', () => {
   let service: ServiceProcess;
   let drop: () => Promise<void>;

@@ -15,7 +15,7 @@ import { DrainState } from './http/drain';
 import { installCors } from './http/cors';
 import { addSecurityHeaders, installSecurityHeaders } from './http/security-headers';
 import { refuseAmbiguousRequests } from './http/request-head';
-import { limitServer, serverLimits } from './http/server-limits';
+import { countRequest, countRequests, limitServer, serverLimits } from './http/server-limits';
 import { closeUnreadBodies, installJsonBodyParser } from './http/json-body';
 import { REQUEST_ID_HEADER, errorLogger, installRequestLog, logRequest, requestIdGenerator } from './logging/request-log';
 import { Metrics } from './observability/metrics';
@@ -30,6 +30,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors of the router run no hook: they get the request id and security headers, are logged and counted here.
     frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      countRequest(request, reply);
       reply.header(REQUEST_ID_HEADER, request.id);
       addSecurityHeaders(request, reply);
       frameworkErrorHandler(error, request, reply);
@@ -62,6 +63,7 @@ export async function createApp(config: AppConfig, database: DatabaseTarget): Pr
     if (route.url !== '*') for (const url of routedPaths(route.url)) routes.add(route.method, url);
   });
   installSecurityHeaders(fastify);
+  countRequests(fastify);
   // Before the CORS plugin, whose preflight answers end the hooks: they carry the request id too.
   installRequestLog(fastify, config.auth.apiKeys);
   refuseAmbiguousRequests(fastify);
