@@ -49,7 +49,8 @@ if (serverUrl) {
   databaseUrl = url.toString();
 }
 
-const child = spawn(process.execPath, ['apps/api/dist/bin/main.js'], {
+// As `pnpm start` runs it: start.sh's node flags bound the heap (start.sh execs node: child.pid is the service).
+const child = spawn('apps/api/start.sh', [], {
   env: {
     ...process.env,
     NODE_ENV: 'production',
