@@ -134,6 +134,20 @@ describe('router errors are logged and counted (e2e)', () => {
     expect(valueOf(samples, 'petstore_http_requests_total', { method: 'other', route: 'unmatched', status: '400' })).toBe(1);
   });
 
+  it('logs no error of the service when a client closes the connection mid-body', async () => {
+    const { hostname, port } = new URL(service.baseUrl);
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => undefined).resume(); // its answer (400, the body cut short) read and dropped
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_API_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100`;
+    socket.end(`${head}\r\n\r\n{"name":`);
+    await once(socket, 'close');
+    // A later request's line: by then the service has written all it will about the first.
+    await fetch(`${service.baseUrl}/health/live`, { headers: { 'x-request-id': 'after-abort' } });
+    expect(await requestLine('after-abort')).toBeDefined();
+    const errors = service.lines.filter((text) => text.startsWith('{') && (JSON.parse(text) as { level: number }).level >= 50);
+    expect(errors).toEqual([]);
+  });
+
   it('answers CONNECT 405 with the Error body and writes its request line (Node drops it unanswered by default)', async () => {
     const { hostname, port } = new URL(service.baseUrl);
     const socket = connect(Number(port), hostname);

@@ -31,18 +31,20 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) return done(null, tooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (error: Error | null, body?: unknown) => {
-      payload.off('data', onData).off('end', onEnd).off('error', finish);
-      done(error, body);
+    const finish = (body: unknown) => {
+      payload.off('data', onData).off('end', onEnd).off('error', onError);
+      done(null, body);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= BODY_LIMIT_BYTES) return void chunks.push(chunk);
       payload.pause();
-      finish(null, tooLarge());
+      finish(tooLarge());
     };
-    const onEnd = () => finish(null, Buffer.concat(chunks));
-    payload.on('data', onData).on('end', onEnd).on('error', finish);
+    const onEnd = () => finish(Buffer.concat(chunks));
+    // The client closed the connection mid-body (Node's "aborted"): its fault, not the service's, as Fastify's own parsers say.
+    const onError = () => finish(new DomainError('malformed_request', 'The request body did not arrive whole: the connection closed first'));
+    payload.on('data', onData).on('end', onEnd).on('error', onError);
   });
 }
 
