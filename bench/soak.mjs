@@ -53,7 +53,8 @@ if (serverUrl) {
 const child = spawn('apps/api/start.sh', [], {
   env: {
     ...process.env,
-    NODE_ENV: 'production',
+    // Production requires DATABASE_URL: the embedded PostgreSQL runs only in development.
+    NODE_ENV: dataDir ? 'development' : 'production',
     API_KEYS: key,
     // Production refuses guessable secrets.
     CURSOR_SECRET: randomBytes(32).toString('base64'),
