@@ -49,6 +49,12 @@ if (serverUrl) {
   databaseUrl = url.toString();
 }
 
+/** Removes the soak's data folder or database. */
+async function cleanUp() {
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (serverUrl) await admin(`DROP DATABASE IF EXISTS ${soakDb} WITH (FORCE)`);
+}
+
 // As `pnpm start` runs it: start.sh's node flags bound the heap (start.sh execs node: child.pid is the service).
 const child = spawn('apps/api/start.sh', [], {
   env: {
@@ -73,6 +79,9 @@ const baseUrl = await new Promise((resolve, reject) => {
     if (match) resolve(match[1]);
   });
   child.on('exit', (code) => reject(new Error(`the service exited (${code}) before listening`)));
+}).catch(async (error) => {
+  await cleanUp();
+  throw error;
 });
 
 // One pet first, so that GET /v1/pets/1 answers 200 from the start.
@@ -105,8 +114,7 @@ clearInterval(sampler);
 samples.push({ t: (Date.now() - started) / 1000, rss: rssMiB() });
 child.kill('SIGTERM');
 const [exitCode] = await new Promise((resolve) => child.once('exit', (...args) => resolve(args)));
-if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-if (serverUrl) await admin(`DROP DATABASE IF EXISTS ${soakDb} WITH (FORCE)`);
+await cleanUp();
 
 const rss = samples.map((s) => s.rss);
 const lastMinute = samples.filter((s) => s.t >= samples.at(-1).t - 60).map((s) => s.rss);
