@@ -41,6 +41,12 @@ describe('createPet: POST /v1/pets (e2e)', () => {
       expect(await countPets(api)).toBe(0);
     });
 
+    it('ignores a leading UTF-8 byte order mark (RFC 8259 §8.1)', async () => {
+      const response = await post(Buffer.from('\uFEFF{"name":"Rex","categoryId":1}'), { 'content-type': 'application/json' });
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({ name: 'Rex', categoryId: 1 });
+    });
+
     it.each([
       ['text/plain', 'another Content-Type was sent'],
       ['application/x-www-form-urlencoded', 'another Content-Type was sent'],

@@ -70,6 +70,13 @@ describe('listPets: GET /v1/pets (e2e)', () => {
     }
   });
 
+  it('answers JSON whatever Accept asks: Accept is not negotiated', async () => {
+    const response = await api.request('GET', '/v1/pets?limit=1', { headers: { ...AUTH, accept: 'application/xml' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
+    expect(ids(response.body)).toEqual([1]);
+  });
+
   it('ignores unknown query parameters', async () => {
     const response = await list('?limit=2&colour=brown&offset=50');
     expect(ids(response.body)).toEqual([1, 2]);
